@@ -1,0 +1,105 @@
+# shellcheck shell=bash
+# Helpers shared by the kernel/ scripts: paths, logging, the base version and
+# the series key.  Sourced, never executed.
+
+NFTLAB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+: "${NFTLAB_CACHE:=${HOME}/.cache/nftlab}"
+: "${NFTLAB_JOBS:=$(nproc)}"
+: "${CCACHE_DIR:=${NFTLAB_CACHE}/ccache}"
+# Baseline and patched trees build in different O= dirs: let them share hits.
+: "${CCACHE_NOHASHDIR:=1}"
+export NFTLAB_TOP NFTLAB_CACHE CCACHE_DIR CCACHE_NOHASHDIR
+
+# Overridable so that tests can feed a deliberately broken series or config.
+: "${NFTLAB_PATCHES:=${NFTLAB_TOP}/kernel/patches}"
+: "${NFTLAB_CONFIGS:=${NFTLAB_TOP}/kernel/config}"
+export NFTLAB_PATCHES NFTLAB_CONFIGS
+
+log() { printf '[nftlab] %s\n' "$*" >&2; }
+die() { printf 'nftlab: %s\n' "$*" >&2; exit 1; }
+
+# The pinned Debian version of linux-source-6.12.
+pinned_base_version() {
+	tr -d ' \n' < "${NFTLAB_TOP}/kernel/base-version"
+}
+
+# The version actually fetched: the pin, or the newest 6.12.y when the
+# archive no longer serves the pin (kernel/fetch-base records it).
+base_version() {
+	local f="${NFTLAB_CACHE}/base/current"
+
+	[ -s "$f" ] || die "base tree not fetched yet: run kernel/fetch-base"
+	cat "$f"
+}
+
+# "6.12.117" from a Debian version such as "6.12.117-1~deb12u1".
+upstream_version() {
+	local v=${1%%-*}
+
+	printf '%s\n' "$v"
+}
+
+base_src() { printf '%s/src/linux-%s\n' "$NFTLAB_CACHE" "$(base_version)"; }
+
+# Patch files of one group ("lab" or "feature"), in series order.
+series_patches() {
+	local group=$1 line cur=""
+
+	while IFS= read -r line; do
+		line=${line%%#*}
+		line=${line//[[:space:]]/}
+		case "$line" in
+		"") ;;
+		"[lab]") cur=lab ;;
+		"[feature]") cur=feature ;;
+		"["*) die "kernel/patches/series: unknown group $line" ;;
+		*) [ "$cur" = "$group" ] && printf '%s\n' "${NFTLAB_PATCHES}/${line}" ;;
+		esac
+	done < "${NFTLAB_PATCHES}/series"
+}
+
+# Patches a variant gets: baseline = lab, patched = lab + feature.
+variant_patches() {
+	case "$1" in
+	baseline) series_patches lab ;;
+	patched) series_patches lab; series_patches feature ;;
+	*) die "unknown variant '$1' (baseline or patched)" ;;
+	esac
+}
+
+# Content key of a variant: base version plus the bytes of its patches.
+variant_key() {
+	local variant=$1 p
+
+	{
+		base_version
+		while IFS= read -r p; do
+			[ -f "$p" ] || die "series names a missing patch: $p"
+			sha256sum < "$p"
+		done < <(variant_patches "$variant")
+	} | sha256sum | cut -c1-12
+}
+
+check_flavor() {
+	case "$1" in
+	retpoline|eibrs|plain) ;;
+	*) die "unknown flavor '$1' (retpoline, eibrs or plain)" ;;
+	esac
+}
+
+check_arch() {
+	case "$1" in
+	um|x86_64) ;;
+	*) die "unknown arch '$1' (um or x86_64)" ;;
+	esac
+}
+
+# Serialises everything that checks out or builds in the shared source tree.
+with_tree_lock() {
+	mkdir -p "$NFTLAB_CACHE"
+	exec 9>"${NFTLAB_CACHE}/tree.lock"
+	if ! flock -n 9; then
+		log "waiting for another nftlab build to release ${NFTLAB_CACHE}/tree.lock"
+		flock 9
+	fi
+}

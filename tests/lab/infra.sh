@@ -1,0 +1,114 @@
+#!/bin/bash
+# The lab machinery itself: the patched retpoline UML kernel builds, boots
+# fast, hands back exit statuses and results, cannot write to the host
+# outside its results directory, is killed on timeout without leftovers,
+# and a broken patch or a dropped Kconfig option stops the build by name.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tap.sh
+. "$top/tests/lab/tap.sh"
+
+run="$top/build/check/infra"
+rm -rf "$run"
+mkdir -p "$run"
+
+kernel=$("$top/kernel/build" um patched retpoline) || true
+tap_check "build um patched retpoline" test -x "$kernel/linux"
+[ -x "$kernel/linux" ] || tap_bail "no kernel to test"
+lab() { "$top/kernel/lab-run" --kernel "$kernel" "$@"; }
+
+# Boot to the command and power off, three times: report the median.
+times=()
+for i in 1 2 3; do
+	t0=$(date +%s%N)
+	lab --results "$run/boot$i" --timeout 60 -- true
+	rc=$?
+	times+=("$(( ($(date +%s%N) - t0) / 1000000 ))")
+	[ "$rc" -eq 0 ] || break
+done
+median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 2p)
+tap_diag "boot + run 'true' + power off: ${times[*]} ms (median ${median:-?} ms)"
+tap_check "guest boots, runs a command and powers off in < 2 s (median of 3)" \
+	test "${median:-99999}" -lt 2000
+
+lab --results "$run/status" --timeout 60 -- sh -c 'exit 7'
+tap_check "the guest command's exit status (7) is returned" test $? -eq 7
+
+# shellcheck disable=SC2016 # expanded in the guest
+lab --results "$run/write" --timeout 60 -- sh -c 'uname -r > "$NFTLAB_RESULTS/uname"'
+tap_check "the guest writes its results directory" grep -q '^6\.12\.' "$run/write/uname"
+
+# Each attempt must fail inside the guest and leave nothing on the host.
+victims=("$top/build/check/escape-$$" "$top/README.md.escape-$$" "/root/escape-$$" "/var/escape-$$")
+# shellcheck disable=SC2016 # expanded in the guest
+lab --results "$run/escape" --timeout 60 -- bash -c '
+	bad=0
+	for f in "$@"; do
+		if (echo x > "$f") 2>/dev/null; then echo "wrote $f"; bad=1; fi
+	done
+	if (echo x >> "$NFTLAB_TOP/README.md") 2>/dev/null; then echo "appended README.md"; bad=1; fi
+	echo scratch > /tmp/scratch || bad=1
+	exit $bad' _ "${victims[@]}"
+rc=$?
+leaked=0
+for f in "${victims[@]}"; do
+	[ -e "$f" ] && { leaked=1; rm -f "$f"; }
+done
+tap_check "guest writes outside the results directory fail" test "$rc" -eq 0 -a "$leaked" -eq 0
+
+t0=$SECONDS
+lab --results "$run/timeout" --timeout 3 -- sleep 600
+rc=$?
+took=$((SECONDS - t0))
+tap_check "a hung guest is killed after --timeout (exit 124, ${took}s)" test "$rc" -eq 124 -a "$took" -lt 30
+sleep 1
+left=$(pgrep -f "NFTLAB_RESULTS=$run/timeout" | wc -l)
+tap_check "no guest process is left behind after a timeout" test "$left" -eq 0
+
+# A broken patch: a copy of the series with one patch that cannot apply.
+patches="$run/patches"
+cp -r "$top/kernel/patches" "$patches"
+cat > "$patches/feature/9999-broken.patch" <<'EOP'
+From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+From: nftlab <nftlab@localhost>
+Date: Thu, 1 Jan 2026 00:00:00 +0000
+Subject: [PATCH] netfilter: deliberately broken
+
+---
+ net/netfilter/nft_lookup.c | 2 +-
+ 1 file changed, 1 insertion(+), 1 deletion(-)
+
+diff --git a/net/netfilter/nft_lookup.c b/net/netfilter/nft_lookup.c
+--- a/net/netfilter/nft_lookup.c
++++ b/net/netfilter/nft_lookup.c
+@@ -1,3 +1,3 @@
+-this line is not in the file
++nor is this one
+ // SPDX-License-Identifier: GPL-2.0-only
+ /*
+-- 
+2.39.5
+EOP
+printf 'feature/9999-broken.patch\n' >> "$patches/series"
+src="$NFTLAB_CACHE/src/linux-$(cat "$NFTLAB_CACHE/base/current")"
+branches() { git -C "$src" branch --list 'nftlab/*' | sort; }
+before=$(branches)
+NFTLAB_PATCHES="$patches" "$top/kernel/build" --tag brokencheck um patched plain >/dev/null 2>"$run/broken.err"
+rc=$?
+sed 's/^/# /' "$run/broken.err" | tail -n 3
+tap_check "a patch that does not apply stops the build, naming itself" \
+	test "$rc" -ne 0 -a "$(grep -c '9999-broken.patch' "$run/broken.err")" -ge 1
+tap_check "no half-applied branch or tree is left by the failed patch" \
+	test "$(branches)" = "$before" -a -z "$(git -C "$src" status --porcelain --untracked-files=no)"
+
+# A dropped option: ask for one whose dependency the fragments do not meet.
+configs="$run/config"
+cp -r "$top/kernel/config" "$configs"
+printf 'CONFIG_NET_VRF=y\n' >> "$configs/um.config"
+NFTLAB_CONFIGS="$configs" "$top/kernel/build" --tag dropcheck um patched plain >/dev/null 2>"$run/drop.err"
+rc=$?
+sed 's/^/# /' "$run/drop.err" | tail -n 3
+tap_check "an option dropped by olddefconfig stops the build, naming it" \
+	test "$rc" -ne 0 -a "$(grep -c 'CONFIG_NET_VRF=y did not stick' "$run/drop.err")" -ge 1
+
+tap_end

@@ -1,0 +1,53 @@
+#!/bin/bash
+# The base tree's unmodified nft_concat_range.sh in the patched retpoline UML
+# kernel, once with the lab knob off (direct calls) and once with it on
+# (every nf_tables direct call forced back to an indirect call).
+#
+# Groups: reported_issues, correctness, concurrency and timeout (all that
+# 6.12.117's script has besides performance, which the suite covers).
+# NFTLAB_SELFTEST_GROUPS overrides them.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tap.sh
+. "$top/tests/lab/tap.sh"
+# shellcheck source=../../kernel/lib.sh
+. "$top/kernel/lib.sh"
+
+: "${NFTLAB_SELFTEST_GROUPS:=reported_issues correctness concurrency timeout}"
+: "${NFTLAB_KNOB_SYSCTL:=net.netfilter.nft_force_indirect_calls}"
+
+kernel=$("$top/kernel/build" um patched retpoline) || tap_bail "cannot build um patched retpoline"
+tap_diag "kernel: $(sed -n 's/^base: //p' "$kernel/BUILD-INFO"), um patched retpoline"
+run="$top/build/check/selftests"
+rm -rf "$run"
+mkdir -p "$run"
+
+for knob in off on; do
+	dir="$run/knob-$knob"
+	mkdir -p "$dir/selftests"
+	# The unmodified script, from the base commit itself.
+	git -C "$(base_src)" archive base tools/testing/selftests/net/lib.sh \
+		tools/testing/selftests/net/netfilter tools/testing/selftests/kselftest |
+		tar -x -C "$dir/selftests"
+	val=0
+	[ "$knob" = on ] && val=1
+	start=$SECONDS
+	"$top/kernel/lab-run" --kernel "$kernel" --results "$dir" --timeout 1500 -- \
+		"$top/tests/lab/guest-selftests.sh" "knob-$knob" "$NFTLAB_SELFTEST_GROUPS" \
+		"$NFTLAB_KNOB_SYSCTL=$val" >"$dir/console.log" 2>&1
+	rc=$?
+	tap_diag "knob $knob: guest exited $rc after $((SECONDS - start))s (console: $dir/console.log)"
+	if [ -s "$dir/knob-$knob.tap" ]; then
+		while IFS= read -r line; do
+			case "$line" in
+			"ok "*) tap_check "${line#ok * - }" true ;;
+			"not ok "*) tap_check "${line#not ok * - }" false ;;
+			*) echo "$line" ;;
+			esac
+		done < "$dir/knob-$knob.tap"
+	else
+		tap_check "knob $knob: selftests produced a report" false
+		tail -n 20 "$dir/console.log" | sed 's/^/# /'
+	fi
+done
+tap_end

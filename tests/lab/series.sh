@@ -1,0 +1,45 @@
+#!/bin/bash
+# Static checks of the patch series: every patch applies in order (the
+# patched tree exists), is checkpatch.pl --strict clean, and the built
+# kernels call the set backends, dynset ops and nf_tables chain functions
+# directly (kernel/check-direct-calls on the x86_64 vmlinux and the UML
+# retpoline binary).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tap.sh
+. "$top/tests/lab/tap.sh"
+# shellcheck source=../../kernel/lib.sh
+. "$top/kernel/lib.sh"
+
+"$top/kernel/fetch-base" 2>/dev/null || tap_bail "no base tree"
+src=$(base_src)
+for v in baseline patched; do
+	branch=$("$top/kernel/prepare-tree" "$v" 2>"$top/build/check/prepare-$v.err")
+	tap_check "the $v series applies on linux-source-6.12 $(base_version)" test -n "$branch"
+done
+
+while IFS= read -r p; do
+	name=${p#"$NFTLAB_PATCHES/"}
+	if out=$(cd "$src" && ./scripts/checkpatch.pl --strict --quiet "$p" 2>&1); then
+		tap_check "checkpatch --strict: $name" true
+	else
+		tap_check "checkpatch --strict: $name" false
+		printf '%s\n' "$out" | head -n 30 | sed 's/^/# /'
+	fi
+done < <(variant_patches patched)
+
+for target in "x86_64 patched retpoline" "um patched retpoline"; do
+	# shellcheck disable=SC2086 # target is a word list
+	kernel=$("$top/kernel/build" $target) || { tap_check "build $target" false; continue; }
+	bin="$kernel/vmlinux"
+	[ -f "$bin" ] || bin="$kernel/linux"
+	"$top/kernel/check-direct-calls" "$bin" | while IFS= read -r line; do
+		case "$line" in
+		"ok "*) echo "ok - $target: ${line#ok * - }" ;;
+		"not ok "*) echo "not ok - $target: ${line#not ok * - }" ;;
+		"#"*) echo "$line" ;;
+		esac
+	done
+	tap_result "check-direct-calls ran on $target" "${PIPESTATUS[0]}"
+done
+tap_end
