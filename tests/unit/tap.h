@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Minimal TAP producer for the unit tests: ok N - name at column 0. */
+#ifndef NFTLAB_TAP_H
+#define NFTLAB_TAP_H
+
+#include <stdio.h>
+
+struct tap {
+	int n;
+	int failed;
+};
+
+#define TAP_OK(t, cond, ...) do {					\
+	int tap_c_ = !!(cond);						\
+	(t)->n++;							\
+	if (!tap_c_)							\
+		(t)->failed++;						\
+	printf("%sok %d - ", tap_c_ ? "" : "not ", (t)->n);		\
+	printf(__VA_ARGS__);						\
+	printf("\n");							\
+	if (!tap_c_)							\
+		printf("#   failed at %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+} while (0)
+
+void test_keytype(struct tap *t);
+void test_elem(struct tap *t);
+void test_gen(struct tap *t);
+
+#endif

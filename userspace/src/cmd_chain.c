@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * chain add FAMILY TABLE NAME [--hook HOOK --priority PRIO [--dev DEV]
+ *                              [--type filter|route|nat] [--policy accept|drop]]
+ * chain del FAMILY TABLE NAME
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/netfilter.h>
+#include <linux/netfilter/nf_tables.h>
+#include <libnftnl/chain.h>
+
+#include "cmd.h"
+
+static const char chain_usage[] =
+	"chain add FAMILY TABLE NAME [--hook HOOK --priority PRIO [--dev DEV]"
+	" [--type TYPE] [--policy accept|drop]] | chain del FAMILY TABLE NAME";
+
+static int chain_hook(uint16_t family, const char *name, uint32_t *hook)
+{
+	static const struct { const char *name; uint32_t num; int netdev; } hooks[] = {
+		{ "prerouting", NF_INET_PRE_ROUTING, 0 },
+		{ "input", NF_INET_LOCAL_IN, 0 },
+		{ "forward", NF_INET_FORWARD, 0 },
+		{ "output", NF_INET_LOCAL_OUT, 0 },
+		{ "postrouting", NF_INET_POST_ROUTING, 0 },
+		{ "ingress", NF_NETDEV_INGRESS, 1 },
+		{ "egress", NF_NETDEV_EGRESS, 1 },
+	};
+
+	for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++) {
+		if (strcmp(hooks[i].name, name))
+			continue;
+		if (family == NFPROTO_NETDEV && !hooks[i].netdev)
+			return -EINVAL;
+		if (family != NFPROTO_NETDEV && hooks[i].netdev &&
+		    !(family == NFPROTO_INET && hooks[i].num == NF_NETDEV_INGRESS))
+			return -EINVAL;
+		/* inet ingress is NF_INET_INGRESS (5) */
+		*hook = (family == NFPROTO_INET && hooks[i].netdev) ?
+			NF_INET_INGRESS : hooks[i].num;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int chain_prio(const char *s, int32_t *prio)
+{
+	static const struct { const char *name; int32_t prio; } names[] = {
+		{ "raw", -300 }, { "mangle", -150 }, { "dstnat", -100 },
+		{ "filter", 0 }, { "security", 50 }, { "srcnat", 100 },
+	};
+	char *end;
+	long v;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(names[i].name, s)) {
+			*prio = names[i].prio;
+			return 0;
+		}
+	}
+	v = strtol(s, &end, 10);
+	if (end == s || *end || v < INT32_MIN || v > INT32_MAX)
+		return -EINVAL;
+	*prio = (int32_t)v;
+	return 0;
+}
+
+struct chain_opts {
+	const char *hook, *prio, *dev, *type, *policy;
+};
+
+static int chain_parse_opts(struct ctx *c, int argc, char **argv,
+			    struct chain_opts *o)
+{
+	static const struct option opts[] = {
+		{ "hook", required_argument, NULL, 'k' },
+		{ "priority", required_argument, NULL, 'p' },
+		{ "dev", required_argument, NULL, 'd' },
+		{ "type", required_argument, NULL, 't' },
+		{ "policy", required_argument, NULL, 'P' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ch;
+
+	optind = 0;
+	while ((ch = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'k': o->hook = optarg; break;
+		case 'p': o->prio = optarg; break;
+		case 'd': o->dev = optarg; break;
+		case 't': o->type = optarg; break;
+		case 'P': o->policy = optarg; break;
+		default: return cmd_usage(c, chain_usage);
+		}
+	}
+	if (optind != argc || (!o->hook != !o->prio) ||
+	    ((o->dev || o->type || o->policy) && !o->hook))
+		return cmd_usage(c, chain_usage);
+	return 0;
+}
+
+static int chain_fill(struct ctx *c, struct nftnl_chain *ch, uint16_t family,
+		      const struct chain_opts *o)
+{
+	uint32_t hook;
+	int32_t prio;
+
+	if (!o->hook)
+		return 0;
+	if (chain_hook(family, o->hook, &hook)) {
+		fprintf(stderr, "nftlab: %s: hook '%s' not valid for family %s\n",
+			c->op, o->hook, nl_family_name(family));
+		return -EINVAL;
+	}
+	if (chain_prio(o->prio, &prio)) {
+		fprintf(stderr, "nftlab: %s: bad priority '%s'\n", c->op, o->prio);
+		return -EINVAL;
+	}
+	if (family == NFPROTO_NETDEV && !o->dev) {
+		fprintf(stderr, "nftlab: %s: netdev chains need --dev\n", c->op);
+		return -EINVAL;
+	}
+	nftnl_chain_set_u32(ch, NFTNL_CHAIN_HOOKNUM, hook);
+	nftnl_chain_set_s32(ch, NFTNL_CHAIN_PRIO, prio);
+	nftnl_chain_set_str(ch, NFTNL_CHAIN_TYPE, o->type ? o->type : "filter");
+	if (o->dev)
+		nftnl_chain_set_str(ch, NFTNL_CHAIN_DEV, o->dev);
+	if (o->policy) {
+		if (strcmp(o->policy, "accept") && strcmp(o->policy, "drop")) {
+			fprintf(stderr, "nftlab: %s: bad policy '%s'\n", c->op,
+				o->policy);
+			return -EINVAL;
+		}
+		nftnl_chain_set_u32(ch, NFTNL_CHAIN_POLICY,
+				    strcmp(o->policy, "drop") ? NF_ACCEPT : NF_DROP);
+	}
+	return 0;
+}
+
+int cmd_chain(struct ctx *c, int argc, char **argv)
+{
+	struct chain_opts o = { 0 };
+	struct nftnl_chain *ch;
+	struct nlmsghdr *nlh;
+	uint16_t family, type;
+	struct txn t;
+	int err;
+
+	if (argc < 4)
+		return cmd_usage(c, chain_usage);
+	if (!strcmp(argv[0], "add"))
+		type = NFT_MSG_NEWCHAIN;
+	else if (!strcmp(argv[0], "del"))
+		type = NFT_MSG_DELCHAIN;
+	else
+		return cmd_usage(c, chain_usage);
+	err = cmd_family(c, argv[1], &family);
+	if (err)
+		return err;
+	err = chain_parse_opts(c, argc - 3, argv + 3, &o);
+	if (err)
+		return err;
+	if (type == NFT_MSG_DELCHAIN && o.hook)
+		return cmd_usage(c, chain_usage);
+	ch = nftnl_chain_alloc();
+	if (!ch)
+		return -ENOMEM;
+	nftnl_chain_set_str(ch, NFTNL_CHAIN_TABLE, argv[2]);
+	nftnl_chain_set_str(ch, NFTNL_CHAIN_NAME, argv[3]);
+	err = chain_fill(c, ch, family, &o);
+	if (!err)
+		err = cmd_txn_begin(c, &t);
+	if (err) {
+		nftnl_chain_free(ch);
+		return err;
+	}
+	nlh = txn_msg_begin(&t, type, family,
+			    type == NFT_MSG_NEWCHAIN ? NLM_F_CREATE : 0);
+	nftnl_chain_nlmsg_build_payload(nlh, ch);
+	nftnl_chain_free(ch);
+	err = txn_msg_end(&t);
+	if (err) {
+		txn_fini(&t);
+		return cmd_fail(c, argv[3], err);
+	}
+	return cmd_commit(c, &t);
+}

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ruleset flush [FAMILY]: delete every table (of FAMILY). */
+#include <errno.h>
+#include <string.h>
+
+#include <linux/netfilter.h>
+#include <linux/netfilter/nf_tables.h>
+
+#include "cmd.h"
+
+int cmd_ruleset(struct ctx *c, int argc, char **argv)
+{
+	uint16_t family = NFPROTO_UNSPEC;
+	struct txn t;
+	int err;
+
+	if (argc < 1 || argc > 2 || strcmp(argv[0], "flush"))
+		return cmd_usage(c, "ruleset flush [FAMILY]");
+	if (argc == 2) {
+		err = cmd_family(c, argv[1], &family);
+		if (err)
+			return err;
+	}
+	err = cmd_txn_begin(c, &t);
+	if (err)
+		return err;
+	/* DELTABLE without a name flushes all tables of the family */
+	txn_msg_begin(&t, NFT_MSG_DELTABLE, family, 0);
+	err = txn_msg_end(&t);
+	if (err) {
+		txn_fini(&t);
+		return cmd_fail(c, "ruleset", err);
+	}
+	return cmd_commit(c, &t);
+}

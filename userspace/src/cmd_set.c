@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * set add FAMILY TABLE NAME --type SPEC [--flags interval,timeout,constant,
+ *         dynamic] [--timeout TIME] [--size N] [--counter]
+ *         [--policy performance|memory]
+ * set del|flush FAMILY TABLE NAME
+ *
+ * Sets are declared as nft 1.0.6 does for a "type" declaration: key type id
+ * and length, NFT_SET_CONCAT plus the field lengths for concatenated
+ * interval sets, and the user data nft reads back when listing (key byte
+ * order; for concatenations an empty typeof record, as nft writes it).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <linux/netfilter/nf_tables.h>
+#include <libnftnl/expr.h>
+#include <libnftnl/set.h>
+#include <libnftnl/udata.h>
+
+#include "cmd.h"
+#include "elem.h"
+#include "keytype.h"
+
+static const char set_usage[] =
+	"set add FAMILY TABLE NAME --type SPEC [--flags FLAGS] [--timeout TIME]"
+	" [--size N] [--counter] [--policy performance|memory]"
+	" | set del|flush FAMILY TABLE NAME";
+
+struct set_opts {
+	const char *type, *flags, *timeout, *size, *policy;
+	int counter;
+};
+
+static int set_parse_opts(struct ctx *c, int argc, char **argv,
+			  struct set_opts *o)
+{
+	static const struct option opts[] = {
+		{ "type", required_argument, NULL, 't' },
+		{ "flags", required_argument, NULL, 'f' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "size", required_argument, NULL, 's' },
+		{ "policy", required_argument, NULL, 'p' },
+		{ "counter", no_argument, NULL, 'c' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ch;
+
+	optind = 0;
+	while ((ch = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		switch (ch) {
+		case 't': o->type = optarg; break;
+		case 'f': o->flags = optarg; break;
+		case 'T': o->timeout = optarg; break;
+		case 's': o->size = optarg; break;
+		case 'p': o->policy = optarg; break;
+		case 'c': o->counter = 1; break;
+		default: return cmd_usage(c, set_usage);
+		}
+	}
+	return optind == argc ? 0 : cmd_usage(c, set_usage);
+}
+
+static int set_flags(struct ctx *c, const char *list, uint32_t *flags)
+{
+	static const struct { const char *name; uint32_t flag; } names[] = {
+		{ "constant", NFT_SET_CONSTANT }, { "interval", NFT_SET_INTERVAL },
+		{ "timeout", NFT_SET_TIMEOUT }, { "dynamic", NFT_SET_EVAL },
+	};
+	const char *p = list;
+
+	while (p && *p) {
+		size_t len = strcspn(p, ", "), i;
+
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (strlen(names[i].name) == len &&
+			    !strncmp(names[i].name, p, len))
+				break;
+		if (i == sizeof(names) / sizeof(names[0])) {
+			fprintf(stderr, "nftlab: %s: unknown set flag '%.*s'\n",
+				c->op, (int)len, p);
+			return -EINVAL;
+		}
+		*flags |= names[i].flag;
+		p += len;
+		p += strspn(p, ", ");
+	}
+	return 0;
+}
+
+static int set_udata(struct nftnl_set *s, const struct keytype *kt)
+{
+	struct nftnl_udata_buf *ud = nftnl_udata_buf_alloc(64);
+	struct nftnl_udata *nest;
+	uint32_t order = 0;	/* BYTEORDER_INVALID for concatenations */
+
+	if (!ud)
+		return -ENOMEM;
+	if (kt->nfields == 1)
+		order = keytype_field_byteorder(kt->f[0].type);
+	nftnl_udata_put_u32(ud, NFTNL_UDATA_SET_KEYBYTEORDER, order);
+	if (kt->nfields > 1) {
+		nest = nftnl_udata_nest_start(ud, NFTNL_UDATA_SET_KEY_TYPEOF);
+		nftnl_udata_put_u32(ud, NFTNL_UDATA_SET_TYPEOF_EXPR, 13);
+		nftnl_udata_nest_end(ud, nftnl_udata_nest_start(ud,
+				     NFTNL_UDATA_SET_TYPEOF_DATA));
+		nftnl_udata_nest_end(ud, nest);
+	}
+	nftnl_set_set_data(s, NFTNL_SET_USERDATA, nftnl_udata_buf_data(ud),
+			   nftnl_udata_buf_len(ud));
+	nftnl_udata_buf_free(ud);
+	return 0;
+}
+
+static int set_fill(struct ctx *c, struct nftnl_set *s, const struct set_opts *o)
+{
+	struct keytype kt;
+	uint32_t flags = 0;
+	uint64_t v;
+	int err;
+
+	if (!o->type)
+		return cmd_usage(c, set_usage);
+	if (keytype_parse(&kt, o->type)) {
+		fprintf(stderr, "nftlab: %s: bad key type '%s' (ipv4_addr, "
+			"ipv6_addr, ether_addr, inet_proto, inet_service, mark, "
+			"joined by ' . ')\n", c->op, o->type);
+		return -EINVAL;
+	}
+	err = set_flags(c, o->flags, &flags);
+	if (err)
+		return err;
+	if ((flags & NFT_SET_INTERVAL) && kt.nfields > 1) {
+		uint8_t lens[KT_MAX_FIELDS + 1] = { 0 };
+
+		flags |= NFT_SET_CONCAT;
+		for (unsigned int i = 0; i < kt.nfields; i++)
+			lens[i] = (uint8_t)kt.f[i].len;
+		nftnl_set_set_data(s, NFTNL_SET_DESC_CONCAT, lens, kt.nfields);
+	}
+	if (o->timeout) {
+		if (timeout_parse(o->timeout, &v) || !v) {
+			fprintf(stderr, "nftlab: %s: bad timeout '%s'\n", c->op,
+				o->timeout);
+			return -EINVAL;
+		}
+		flags |= NFT_SET_TIMEOUT;
+		nftnl_set_set_u64(s, NFTNL_SET_TIMEOUT, v);
+	}
+	if (o->size) {
+		err = cmd_u64(c, "--size", o->size, UINT32_MAX, &v);
+		if (err)
+			return err;
+		nftnl_set_set_u32(s, NFTNL_SET_DESC_SIZE, (uint32_t)v);
+	}
+	if (o->policy) {
+		if (strcmp(o->policy, "performance") && strcmp(o->policy, "memory")) {
+			fprintf(stderr, "nftlab: %s: bad policy '%s'\n", c->op,
+				o->policy);
+			return -EINVAL;
+		}
+		nftnl_set_set_u32(s, NFTNL_SET_POLICY, strcmp(o->policy, "memory") ?
+				  NFT_SET_POL_PERFORMANCE : NFT_SET_POL_MEMORY);
+	}
+	if (o->counter) {
+		struct nftnl_expr *e = nftnl_expr_alloc("counter");
+
+		if (!e)
+			return -ENOMEM;
+		nftnl_set_add_expr(s, e);
+	}
+	nftnl_set_set_u32(s, NFTNL_SET_FLAGS, flags);
+	nftnl_set_set_u32(s, NFTNL_SET_KEY_TYPE, keytype_id(&kt));
+	nftnl_set_set_u32(s, NFTNL_SET_KEY_LEN, kt.key_len);
+	nftnl_set_set_u32(s, NFTNL_SET_ID, 1);
+	return set_udata(s, &kt);
+}
+
+int cmd_set(struct ctx *c, int argc, char **argv)
+{
+	struct set_opts o = { 0 };
+	struct nftnl_set *s;
+	struct nlmsghdr *nlh;
+	uint16_t family, type, flags = 0;
+	struct txn t;
+	int err = 0;
+
+	if (argc < 4)
+		return cmd_usage(c, set_usage);
+	if (!strcmp(argv[0], "add")) {
+		type = NFT_MSG_NEWSET;
+		flags = NLM_F_CREATE;
+	} else if (!strcmp(argv[0], "del")) {
+		type = NFT_MSG_DELSET;
+	} else if (!strcmp(argv[0], "flush")) {
+		type = NFT_MSG_DELSETELEM;	/* no elements: flush */
+	} else {
+		return cmd_usage(c, set_usage);
+	}
+	err = cmd_family(c, argv[1], &family);
+	if (err)
+		return err;
+	err = set_parse_opts(c, argc - 3, argv + 3, &o);
+	if (err)
+		return err;
+	if (type != NFT_MSG_NEWSET && (o.type || o.flags || o.timeout ||
+				       o.size || o.policy || o.counter))
+		return cmd_usage(c, set_usage);
+	s = nftnl_set_alloc();
+	if (!s)
+		return -ENOMEM;
+	nftnl_set_set_str(s, NFTNL_SET_TABLE, argv[2]);
+	nftnl_set_set_str(s, NFTNL_SET_NAME, argv[3]);
+	nftnl_set_set_u32(s, NFTNL_SET_FAMILY, family);
+	if (type == NFT_MSG_NEWSET)
+		err = set_fill(c, s, &o);
+	if (!err)
+		err = cmd_txn_begin(c, &t);
+	if (err) {
+		nftnl_set_free(s);
+		return err;
+	}
+	nlh = txn_msg_begin(&t, type, family, flags);
+	if (type == NFT_MSG_DELSETELEM)
+		nftnl_set_elems_nlmsg_build_payload(nlh, s);
+	else
+		nftnl_set_nlmsg_build_payload(nlh, s);
+	nftnl_set_free(s);
+	err = txn_msg_end(&t);
+	if (err) {
+		txn_fini(&t);
+		return cmd_fail(c, argv[3], err);
+	}
+	return cmd_commit(c, &t);
+}

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/* table add|del FAMILY NAME */
+#include <errno.h>
+#include <string.h>
+
+#include <linux/netfilter/nf_tables.h>
+#include <libnftnl/table.h>
+
+#include "cmd.h"
+
+static int table_txn(struct ctx *c, uint16_t type, uint16_t flags,
+		     uint16_t family, const char *name)
+{
+	struct nftnl_table *tb = nftnl_table_alloc();
+	struct nlmsghdr *nlh;
+	struct txn t;
+	int err;
+
+	if (!tb)
+		return -ENOMEM;
+	nftnl_table_set_str(tb, NFTNL_TABLE_NAME, name);
+	err = cmd_txn_begin(c, &t);
+	if (err) {
+		nftnl_table_free(tb);
+		return err;
+	}
+	nlh = txn_msg_begin(&t, type, family, flags);
+	nftnl_table_nlmsg_build_payload(nlh, tb);
+	nftnl_table_free(tb);
+	err = txn_msg_end(&t);
+	if (err) {
+		txn_fini(&t);
+		return cmd_fail(c, name, err);
+	}
+	return cmd_commit(c, &t);
+}
+
+int cmd_table(struct ctx *c, int argc, char **argv)
+{
+	uint16_t family;
+	int err;
+
+	if (argc != 3)
+		return cmd_usage(c, "table add|del FAMILY NAME");
+	err = cmd_family(c, argv[1], &family);
+	if (err)
+		return err;
+	if (!strcmp(argv[0], "add"))
+		return table_txn(c, NFT_MSG_NEWTABLE, NLM_F_CREATE, family,
+				 argv[2]);
+	if (!strcmp(argv[0], "del"))
+		return table_txn(c, NFT_MSG_DELTABLE, 0, family, argv[2]);
+	return cmd_usage(c, "table add|del FAMILY NAME");
+}

@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Set elements in nft syntax: parse text into key bytes, format key bytes
+ * back into text (for error messages and "element get").
+ *
+ * Grammar (one element): FIELD [ . FIELD ]... [timeout TIME]
+ *   FIELD := VALUE | VALUE-VALUE | VALUE/PREFIXLEN
+ * Fields are separated by a '.' surrounded by blanks, as nft prints them.
+ */
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "elem.h"
+
+enum { TYPE_IPADDR = 7, TYPE_IP6ADDR = 8, TYPE_ETHERADDR = 9,
+       TYPE_INET_PROTOCOL = 12, TYPE_INET_SERVICE = 13, TYPE_MARK = 19 };
+
+static const struct { const char *name; uint8_t num; } protos[] = {
+	{ "icmp", 1 }, { "igmp", 2 }, { "tcp", 6 }, { "udp", 17 },
+	{ "gre", 47 }, { "esp", 50 }, { "ah", 51 }, { "icmpv6", 58 },
+	{ "sctp", 132 }, { "udplite", 136 },
+};
+
+static int why_set(char *why, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int why_set(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* Strict unsigned number: decimal or 0x hex, whole string. */
+static int parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end)
+		return -EINVAL;
+	if (v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+static int parse_ether(const char *s, uint8_t *out)
+{
+	for (int i = 0; i < 6; i++) {
+		int digits = 0;
+		unsigned int v = 0;
+
+		while (isxdigit((unsigned char)*s) && digits < 3) {
+			v = v * 16 + (unsigned int)(isdigit((unsigned char)*s) ?
+				*s - '0' : tolower((unsigned char)*s) - 'a' + 10);
+			s++;
+			digits++;
+		}
+		if (!digits || digits > 2)
+			return -EINVAL;
+		out[i] = (uint8_t)v;
+		if (i < 5 && *s++ != ':')
+			return -EINVAL;
+	}
+	return *s ? -EINVAL : 0;
+}
+
+/* Parse one value of a field type into out (field length bytes). */
+static int parse_value(uint32_t type, const char *s, uint8_t *out,
+		       char *why, size_t whylen)
+{
+	uint64_t v;
+	int err;
+
+	switch (type) {
+	case TYPE_IPADDR:
+		if (inet_pton(AF_INET, s, out) != 1)
+			return why_set(why, whylen, "'%s' is not an IPv4 address", s);
+		return 0;
+	case TYPE_IP6ADDR:
+		if (inet_pton(AF_INET6, s, out) != 1)
+			return why_set(why, whylen, "'%s' is not an IPv6 address", s);
+		return 0;
+	case TYPE_ETHERADDR:
+		if (parse_ether(s, out))
+			return why_set(why, whylen, "'%s' is not an Ethernet address", s);
+		return 0;
+	case TYPE_INET_PROTOCOL:
+		for (size_t i = 0; i < sizeof(protos) / sizeof(protos[0]); i++) {
+			if (!strcmp(protos[i].name, s)) {
+				out[0] = protos[i].num;
+				return 0;
+			}
+		}
+		err = parse_u64(s, 255, &v);
+		if (err == -ERANGE)
+			return why_set(why, whylen, "protocol %s out of range (0-255)", s);
+		if (err)
+			return why_set(why, whylen, "'%s' is not a protocol", s);
+		out[0] = (uint8_t)v;
+		return 0;
+	case TYPE_INET_SERVICE:
+		err = parse_u64(s, 65535, &v);
+		if (err == -ERANGE)
+			return why_set(why, whylen, "port %s out of range (0-65535)", s);
+		if (err)
+			return why_set(why, whylen, "'%s' is not a port number", s);
+		out[0] = (uint8_t)(v >> 8);
+		out[1] = (uint8_t)v;
+		return 0;
+	case TYPE_MARK: {
+		uint32_t m;
+
+		err = parse_u64(s, UINT32_MAX, &v);
+		if (err == -ERANGE)
+			return why_set(why, whylen, "mark %s out of range (32 bits)", s);
+		if (err)
+			return why_set(why, whylen, "'%s' is not a mark", s);
+		m = (uint32_t)v;
+		memcpy(out, &m, sizeof(m));	/* host byte order */
+		return 0;
+	}
+	}
+	return why_set(why, whylen, "unsupported key type %u", type);
+}
+
+/* Compare two values of a field as numbers. */
+static int value_cmp(uint32_t type, const uint8_t *a, const uint8_t *b,
+		     uint32_t len)
+{
+	if (type == TYPE_MARK) {
+		uint32_t x, y;
+
+		memcpy(&x, a, 4);
+		memcpy(&y, b, 4);
+		return x < y ? -1 : x > y;
+	}
+	return memcmp(a, b, len);
+}
+
+static int parse_prefix(const struct kt_field *f, const char *addr,
+			const char *plen, uint8_t *lo, uint8_t *hi,
+			char *why, size_t whylen)
+{
+	uint64_t bits;
+	int err;
+
+	if (f->type != TYPE_IPADDR && f->type != TYPE_IP6ADDR)
+		return why_set(why, whylen, "prefix on a %s field",
+			       keytype_field_name(f->type));
+	err = parse_value(f->type, addr, lo, why, whylen);
+	if (err)
+		return err;
+	if (parse_u64(plen, f->len * 8, &bits))
+		return why_set(why, whylen, "bad prefix length '/%s'", plen);
+	for (uint32_t i = 0; i < f->len; i++) {
+		uint64_t keep = bits > i * 8 ? bits - i * 8 : 0;
+		uint8_t mask = keep >= 8 ? 0xff : (uint8_t)(0xff << (8 - keep));
+
+		lo[i] &= mask;
+		hi[i] = lo[i] | (uint8_t)~mask;
+	}
+	return 0;
+}
+
+/* One field token: VALUE, VALUE-VALUE or ADDR/LEN. tok is modified. */
+static int parse_field(const struct kt_field *f, char *tok, uint8_t *lo,
+		       uint8_t *hi, char *why, size_t whylen)
+{
+	char *sep;
+	int err;
+
+	sep = strchr(tok, '/');
+	if (sep) {
+		*sep = '\0';
+		return parse_prefix(f, tok, sep + 1, lo, hi, why, whylen);
+	}
+	sep = strchr(tok, '-');
+	if (sep && sep != tok) {
+		*sep = '\0';
+		err = parse_value(f->type, tok, lo, why, whylen);
+		if (!err)
+			err = parse_value(f->type, sep + 1, hi, why, whylen);
+		if (err)
+			return err;
+		if (value_cmp(f->type, lo, hi, f->len) > 0)
+			return why_set(why, whylen, "range %s-%s: start above end",
+				       tok, sep + 1);
+		return 0;
+	}
+	err = parse_value(f->type, tok, lo, why, whylen);
+	if (!err)
+		memcpy(hi, lo, f->len);
+	return err;
+}
+
+/* Split text into blank separated tokens, joining "A - B" into "A-B". */
+static int tokenize(char *s, char **tok, int max)
+{
+	int n = 0;
+
+	for (;;) {
+		while (isspace((unsigned char)*s))
+			s++;
+		if (!*s)
+			return n;
+		if (n == max)
+			return -E2BIG;
+		tok[n++] = s;
+		while (*s && !isspace((unsigned char)*s))
+			s++;
+		if (*s)
+			*s++ = '\0';
+		/* "A - B": glue the three tokens back together */
+		if (n >= 3 && !strcmp(tok[n - 2], "-")) {
+			char *a = tok[n - 3];
+			size_t la = strlen(a);
+
+			a[la] = '-';
+			memmove(a + la + 1, tok[n - 1], strlen(tok[n - 1]) + 1);
+			n -= 2;
+		}
+	}
+}
+
+int elem_parse(struct elem *e, const struct keytype *kt, const char *text,
+	       char *why, size_t whylen)
+{
+	char copy[512];
+	char *tok[3 * KT_MAX_FIELDS + 8];
+	unsigned int field = 0;
+	int ntok, i = 0;
+
+	if (strlen(text) >= sizeof(copy))
+		return why_set(why, whylen, "element too long");
+	memcpy(copy, text, strlen(text) + 1);
+	memset(e, 0, sizeof(*e));
+	ntok = tokenize(copy, tok, (int)(sizeof(tok) / sizeof(tok[0])));
+	if (ntok < 0)
+		return why_set(why, whylen, "too many tokens");
+	if (ntok == 0)
+		return why_set(why, whylen, "empty element");
+
+	for (;;) {
+		const struct kt_field *f = &kt->f[field];
+		int err;
+
+		if (i == ntok || !strcmp(tok[i], ".") || !strcmp(tok[i], "timeout"))
+			return why_set(why, whylen, "missing %s value",
+				       keytype_field_name(f->type));
+		err = parse_field(f, tok[i++], e->key + f->offset,
+				  e->key_end + f->offset, why, whylen);
+		if (err)
+			return err;
+		if (memcmp(e->key + f->offset, e->key_end + f->offset, f->len))
+			e->is_range = 1;
+		if (++field == kt->nfields)
+			break;
+		if (i == ntok || strcmp(tok[i], "."))
+			return why_set(why, whylen,
+				       "key has %u field(s), set type has %u",
+				       field, kt->nfields);
+		i++;
+	}
+	while (i < ntok) {
+		if (!strcmp(tok[i], ".")) {
+			return why_set(why, whylen,
+				       "key has more than %u field(s)",
+				       kt->nfields);
+		} else if (!strcmp(tok[i], "timeout") && i + 1 < ntok) {
+			if (timeout_parse(tok[i + 1], &e->timeout_ms) ||
+			    !e->timeout_ms)
+				return why_set(why, whylen, "bad timeout '%s'",
+					       tok[i + 1]);
+			i += 2;
+		} else {
+			return why_set(why, whylen, "unexpected '%s'", tok[i]);
+		}
+	}
+	return 0;
+}
+
+static int format_value(uint32_t type, const uint8_t *v, char *buf, size_t len)
+{
+	char tmp[INET6_ADDRSTRLEN];
+	uint32_t m;
+
+	switch (type) {
+	case TYPE_IPADDR:
+		inet_ntop(AF_INET, v, tmp, sizeof(tmp));
+		return snprintf(buf, len, "%s", tmp);
+	case TYPE_IP6ADDR:
+		inet_ntop(AF_INET6, v, tmp, sizeof(tmp));
+		return snprintf(buf, len, "%s", tmp);
+	case TYPE_ETHERADDR:
+		return snprintf(buf, len, "%02x:%02x:%02x:%02x:%02x:%02x",
+				v[0], v[1], v[2], v[3], v[4], v[5]);
+	case TYPE_INET_PROTOCOL:
+		for (size_t i = 0; i < sizeof(protos) / sizeof(protos[0]); i++)
+			if (protos[i].num == v[0])
+				return snprintf(buf, len, "%s", protos[i].name);
+		return snprintf(buf, len, "%u", v[0]);
+	case TYPE_INET_SERVICE:
+		return snprintf(buf, len, "%u", (unsigned int)(v[0] << 8 | v[1]));
+	case TYPE_MARK:
+		memcpy(&m, v, 4);
+		return snprintf(buf, len, "0x%08x", m);
+	}
+	return snprintf(buf, len, "?");
+}
+
+int elem_format(const struct keytype *kt, const uint8_t *key,
+		const uint8_t *key_end, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < kt->nfields; i++) {
+		const struct kt_field *f = &kt->f[i];
+		int n;
+
+		if (i) {
+			n = snprintf(buf + off, len - off, " . ");
+			if (n < 0 || (size_t)n >= len - off)
+				return -ENOSPC;
+			off += (size_t)n;
+		}
+		n = format_value(f->type, key + f->offset, buf + off, len - off);
+		if (n < 0 || (size_t)n >= len - off)
+			return -ENOSPC;
+		off += (size_t)n;
+		if (key_end && memcmp(key + f->offset, key_end + f->offset, f->len)) {
+			if (off + 1 >= len)
+				return -ENOSPC;
+			buf[off++] = '-';
+			n = format_value(f->type, key_end + f->offset, buf + off,
+					 len - off);
+			if (n < 0 || (size_t)n >= len - off)
+				return -ENOSPC;
+			off += (size_t)n;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Single-field interval sets store [start, end + 1) as two elements; these
+ * step a key by one in its own byte order. -ERANGE on wrap-around.
+ */
+static int key_step(const struct keytype *kt, const uint8_t *in, uint8_t *out,
+		    int delta)
+{
+	const struct kt_field *f = &kt->f[0];
+
+	memcpy(out, in, kt->key_len);
+	if (f->type == TYPE_MARK) {
+		uint32_t m;
+
+		memcpy(&m, out, 4);
+		if ((delta > 0 && m == UINT32_MAX) || (delta < 0 && m == 0))
+			return -ERANGE;
+		m += (uint32_t)delta;
+		memcpy(out, &m, 4);
+		return 0;
+	}
+	for (int i = (int)f->len - 1; i >= 0; i--) {
+		uint8_t stop = delta > 0 ? 0xff : 0x00;
+
+		if (out[i] != stop) {
+			out[i] = (uint8_t)(out[i] + delta);
+			return 0;
+		}
+		out[i] = (uint8_t)~stop;
+	}
+	return -ERANGE;
+}
+
+int elem_key_inc(const struct keytype *kt, const uint8_t *in, uint8_t *out)
+{
+	return key_step(kt, in, out, 1);
+}
+
+int elem_key_dec(const struct keytype *kt, const uint8_t *in, uint8_t *out)
+{
+	return key_step(kt, in, out, -1);
+}
+
+/* nft time syntax: 1d2h3m4s500ms, or a plain number of seconds. */
+int timeout_parse(const char *s, uint64_t *ms)
+{
+	uint64_t total = 0;
+
+	if (!*s)
+		return -EINVAL;
+	while (*s) {
+		uint64_t v = 0, unit;
+
+		if (!isdigit((unsigned char)*s))
+			return -EINVAL;
+		while (isdigit((unsigned char)*s)) {
+			if (v > UINT64_MAX / 10 - 10)
+				return -ERANGE;
+			v = v * 10 + (uint64_t)(*s++ - '0');
+		}
+		if (!strncmp(s, "ms", 2)) {
+			unit = 1;
+			s += 2;
+		} else if (*s == 's' || !*s) {
+			unit = 1000;
+			s += *s ? 1 : 0;
+		} else if (*s == 'm') {
+			unit = 60000;
+			s++;
+		} else if (*s == 'h') {
+			unit = 3600000;
+			s++;
+		} else if (*s == 'd') {
+			unit = 86400000;
+			s++;
+		} else {
+			return -EINVAL;
+		}
+		if (v > (UINT64_MAX - total) / unit)
+			return -ERANGE;
+		total += v * unit;
+	}
+	*ms = total;
+	return 0;
+}
+
+int timeout_format(uint64_t ms, char *buf, size_t len)
+{
+	static const struct { uint64_t ms; const char *unit; } units[] = {
+		{ 86400000, "d" }, { 3600000, "h" }, { 60000, "m" },
+		{ 1000, "s" }, { 1, "ms" },
+	};
+	size_t off = 0;
+
+	buf[0] = '\0';
+	if (!ms)
+		return snprintf(buf, len, "0s") < (int)len ? 0 : -ENOSPC;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		uint64_t n = ms / units[i].ms;
+		int w;
+
+		if (!n)
+			continue;
+		ms -= n * units[i].ms;
+		w = snprintf(buf + off, len - off, "%" PRIu64 "%s", n, units[i].unit);
+		if (w < 0 || (size_t)w >= len - off)
+			return -ENOSPC;
+		off += (size_t)w;
+	}
+	return 0;
+}
+
+/* Strip a '#' comment, surrounding blanks and one trailing ','. */
+const char *elem_trim(char *line)
+{
+	char *end;
+
+	end = strchr(line, '#');
+	if (end)
+		*end = '\0';
+	while (isspace((unsigned char)*line))
+		line++;
+	end = line + strlen(line);
+	while (end > line && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	if (end > line && end[-1] == ',')
+		*--end = '\0';
+	while (end > line && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	return line;
+}

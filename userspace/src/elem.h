@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef NFTLAB_ELEM_H
+#define NFTLAB_ELEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "keytype.h"
+
+/*
+ * One set element in nft syntax, e.g. "10.0.0.1-10.0.0.5 . 80-90 timeout 30s".
+ * key holds the range starts (or the values), key_end the range ends; for a
+ * field without a range both are equal.
+ */
+struct elem {
+	uint8_t key[KT_MAX_KEY];
+	uint8_t key_end[KT_MAX_KEY];
+	int is_range;		/* at least one field has start != end */
+	uint64_t timeout_ms;	/* 0: no per-element timeout */
+};
+
+int elem_parse(struct elem *e, const struct keytype *kt, const char *text,
+	       char *why, size_t whylen);
+int elem_format(const struct keytype *kt, const uint8_t *key,
+		const uint8_t *key_end, char *buf, size_t len);
+int elem_key_inc(const struct keytype *kt, const uint8_t *in, uint8_t *out);
+int elem_key_dec(const struct keytype *kt, const uint8_t *in, uint8_t *out);
+int timeout_parse(const char *s, uint64_t *ms);
+int timeout_format(uint64_t ms, char *buf, size_t len);
+const char *elem_trim(char *line);
+
+#endif

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef NFTLAB_KEYTYPE_H
+#define NFTLAB_KEYTYPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * A set key as nft describes it: one or more fields ("ipv4_addr .
+ * inet_service").  Each field is stored in the key padded to 4 bytes (one
+ * 32-bit register); the kernel key type is nft's datatype id of each field,
+ * 6 bits per field, first field in the highest bits.
+ */
+enum {
+	KT_MAX_FIELDS = 8,
+	KT_MAX_KEY = 64,	/* 16 32-bit registers */
+	KT_TYPE_BITS = 6,
+};
+
+enum kt_byteorder {
+	KT_HOST_ENDIAN = 1,	/* nft's BYTEORDER_HOST_ENDIAN */
+	KT_BIG_ENDIAN = 2,	/* nft's BYTEORDER_BIG_ENDIAN */
+};
+
+struct kt_field {
+	uint32_t type;		/* nft datatype id (TYPE_IPADDR, ...) */
+	uint32_t len;		/* value bytes, before padding */
+	uint32_t offset;	/* offset in the (padded) key */
+};
+
+struct keytype {
+	unsigned int nfields;
+	struct kt_field f[KT_MAX_FIELDS];
+	uint32_t key_len;	/* sum of padded field lengths */
+};
+
+int keytype_parse(struct keytype *kt, const char *spec);
+int keytype_from_id(struct keytype *kt, uint32_t id, uint32_t key_len);
+uint32_t keytype_id(const struct keytype *kt);
+int keytype_format(const struct keytype *kt, char *buf, size_t len);
+const char *keytype_field_name(uint32_t type);
+enum kt_byteorder keytype_field_byteorder(uint32_t type);
+
+#endif

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef NFTLAB_SETINFO_H
+#define NFTLAB_SETINFO_H
+
+#include <stdint.h>
+
+#include "keytype.h"
+#include "nl.h"
+
+/* What element commands need to know about an existing set. */
+struct setinfo {
+	uint16_t family;
+	const char *table;
+	const char *name;
+	uint32_t flags;		/* NFT_SET_* */
+	struct keytype kt;
+};
+
+int setinfo_get(struct nl *nl, struct setinfo *si, struct nl_err *e);
+int setinfo_is_concat_interval(const struct setinfo *si);
+int setinfo_is_single_interval(const struct setinfo *si);
+
+#endif

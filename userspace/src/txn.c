@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nf_tables transactions.
+ *
+ * The kernel (nfnetlink_rcv_batch()) handles a batch in the context of the
+ * sendmsg() call: it runs every message, queues one reply per message that
+ * asked for an ACK or failed, then commits or aborts the whole batch and
+ * delivers the replies.  So after sendmsg() returns all replies are already
+ * on the socket: they are drained without blocking, every error is reported
+ * with the object named from the original message (found again by sequence
+ * number in the batch pages) and, for set elements, the element the
+ * extended ACK offset points at.  A batch must fit in one skb, hence in the
+ * socket send buffer, which is raised to the batch size first.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#include <linux/netfilter.h>
+#include <linux/netfilter/nfnetlink.h>
+#include <linux/netfilter/nf_tables.h>
+#include <libnftnl/batch.h>
+#include <libnftnl/common.h>
+
+#include "txn.h"
+
+int txn_init(struct txn *t, struct nl *nl, size_t max_bytes)
+{
+	memset(t, 0, sizeof(*t));
+	t->batch = nftnl_batch_alloc(TXN_PAGE_SIZE, TXN_MAX_MSG);
+	if (!t->batch)
+		return -ENOMEM;
+	t->max_bytes = max_bytes;
+	t->seq_begin = nl->seq;
+	t->seq_next = nl->seq;
+	nftnl_batch_begin(nftnl_batch_buffer(t->batch), t->seq_next++);
+	t->bytes += mnl_nlmsg_size(sizeof(struct nfgenmsg));
+	nftnl_batch_update(t->batch);
+	return 0;
+}
+
+void txn_fini(struct txn *t)
+{
+	if (t->batch)
+		nftnl_batch_free(t->batch);
+	t->batch = NULL;
+}
+
+size_t txn_bytes(const struct txn *t)
+{
+	return t->bytes;
+}
+
+/* Start a message in the batch; NLM_F_ACK is always requested. */
+struct nlmsghdr *txn_msg_begin(struct txn *t, uint16_t type, uint16_t family,
+			       uint16_t flags)
+{
+	return nftnl_nlmsg_build_hdr(nftnl_batch_buffer(t->batch), type, family,
+				     flags | NLM_F_ACK, t->seq_next++);
+}
+
+int txn_msg_end(struct txn *t)
+{
+	struct nlmsghdr *nlh = nftnl_batch_buffer(t->batch);
+
+	t->bytes += nlh->nlmsg_len;
+	t->nmsgs++;
+	if (t->bytes > t->max_bytes)
+		return -EMSGSIZE;
+	return nftnl_batch_update(t->batch) < 0 ? -ENOMEM : 0;
+}
+
+/* Find the message with sequence number seq in the batch pages. */
+static const struct nlmsghdr *txn_find(const struct txn *t, struct iovec *iov,
+				       int iovlen, uint32_t seq)
+{
+	for (int i = 0; i < iovlen; i++) {
+		const struct nlmsghdr *nlh = iov[i].iov_base;
+		int rem = (int)iov[i].iov_len;
+
+		for (; mnl_nlmsg_ok(nlh, rem); nlh = mnl_nlmsg_next(nlh, &rem))
+			if (nlh->nlmsg_seq == seq)
+				return nlh;
+	}
+	(void)t;
+	return NULL;
+}
+
+struct txn_names {
+	const char *table;
+	const char *name;
+};
+
+static int txn_names_cb(const struct nlattr *attr, void *data)
+{
+	const char **slot = data;
+	uint16_t type = mnl_attr_get_type(attr);
+
+	if (type < 4 && mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) == 0)
+		slot[type] = mnl_attr_get_str(attr);
+	return MNL_CB_OK;
+}
+
+/* "family/table/object" from the request; attr numbers per object type. */
+static void txn_describe(const struct nlmsghdr *nlh, char *buf, size_t len)
+{
+	const struct nfgenmsg *nfg = mnl_nlmsg_get_payload(nlh);
+	const char *slot[4] = { NULL, NULL, NULL, NULL };
+	const char *name = NULL;
+	int type = NFNL_MSG_TYPE(nlh->nlmsg_type);
+
+	mnl_attr_parse(nlh, sizeof(*nfg), txn_names_cb, slot);
+	switch (type) {
+	case NFT_MSG_NEWCHAIN: case NFT_MSG_DELCHAIN:
+		name = slot[NFTA_CHAIN_NAME];
+		break;
+	case NFT_MSG_NEWTABLE: case NFT_MSG_DELTABLE:
+		break;
+	default:	/* set, element, rule and object: name is attr 2 */
+		name = slot[2];
+		break;
+	}
+	if (!slot[1])
+		snprintf(buf, len, "%s", nl_family_name(nfg->nfgen_family));
+	else if (!name)
+		snprintf(buf, len, "%s/%s", nl_family_name(nfg->nfgen_family),
+			 slot[1]);
+	else
+		snprintf(buf, len, "%s/%s/%s", nl_family_name(nfg->nfgen_family),
+			 slot[1], name);
+}
+
+static void txn_report(const struct txn *t, struct iovec *iov, int iovlen,
+		       uint32_t seq, const struct nl_err *e,
+		       const struct txn_reporter *rep)
+{
+	const struct nlmsghdr *req = txn_find(t, iov, iovlen, seq);
+	char what[256] = "transaction", elem[512] = "";
+
+	if (req && seq != t->seq_begin)
+		txn_describe(req, what, sizeof(what));
+	if (req && e->offset && rep->elem_fmt &&
+	    (NFNL_MSG_TYPE(req->nlmsg_type) == NFT_MSG_NEWSETELEM ||
+	     NFNL_MSG_TYPE(req->nlmsg_type) == NFT_MSG_DELSETELEM) &&
+	    e->offset + sizeof(struct nlattr) <= req->nlmsg_len) {
+		const struct nlattr *attr =
+			(const void *)((const char *)req + e->offset);
+		char text[480];
+
+		if (rep->elem_fmt(attr, text, sizeof(text), rep->data) == 0)
+			snprintf(elem, sizeof(elem), ": %s", text);
+	}
+	fprintf(stderr, "nftlab: %s: %s%s: %s%s%s%s\n", rep->op, what, elem,
+		strerror(-e->err), e->msg[0] ? " (" : "", e->msg,
+		e->msg[0] ? ")" : "");
+}
+
+static int txn_set_buffers(struct nl *nl, size_t sndbuf, size_t rcvbuf)
+{
+	int fd = mnl_socket_get_fd(nl->sock);
+	int val, cur;
+	socklen_t len = sizeof(cur);
+
+	if (sndbuf > (size_t)(INT32_MAX / 2) - 64)
+		return -EMSGSIZE;
+	if (getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &cur, &len) == 0 &&
+	    (size_t)cur < sndbuf + 64) {
+		val = (int)sndbuf + 64;
+		/* FORCE needs CAP_NET_ADMIN, which nf_tables needs anyway */
+		if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &val, sizeof(val)))
+			setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &val, sizeof(val));
+		len = sizeof(cur);
+		if (getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &cur, &len) ||
+		    (size_t)cur < sndbuf + 32)
+			return -EMSGSIZE;
+	}
+	if (rcvbuf > (size_t)(INT32_MAX / 2))
+		rcvbuf = INT32_MAX / 2;
+	val = (int)rcvbuf;
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &val, sizeof(val)))
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &val, sizeof(val));
+	return 0;
+}
+
+/* Drain the replies; returns the first error, or -EPROTO if ACKs are lost. */
+static int txn_collect(const struct txn *t, struct nl *nl, struct iovec *iov,
+		       int iovlen, const struct txn_reporter *rep)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE * 4];
+	unsigned int acks = 0, errors = 0;
+	int first = 0;
+
+	for (;;) {
+		ssize_t len = recv(mnl_socket_get_fd(nl->sock), buf, sizeof(buf),
+				   MSG_DONTWAIT);
+		const struct nlmsghdr *nlh = (const void *)buf;
+		int rem;
+
+		if (len < 0 && errno == EINTR)
+			continue;
+		if (len < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			break;
+		if (len < 0) {
+			fprintf(stderr, "nftlab: %s: reading replies: %s\n",
+				rep->op, strerror(errno));
+			return -errno;
+		}
+		rem = (int)len;
+		for (; mnl_nlmsg_ok(nlh, rem); nlh = mnl_nlmsg_next(nlh, &rem)) {
+			struct nl_err e;
+			uint32_t seq;
+
+			if (nlh->nlmsg_type != NLMSG_ERROR ||
+			    nl_parse_err(nlh, &e, &seq))
+				continue;
+			if (seq < t->seq_begin || seq >= t->seq_next)
+				continue;
+			if (!e.err) {
+				acks++;
+				continue;
+			}
+			if (!first)
+				first = e.err;
+			if (errors++ < rep->max_reports)
+				txn_report(t, iov, iovlen, seq, &e, rep);
+		}
+	}
+	if (errors > rep->max_reports)
+		fprintf(stderr, "nftlab: %s: %u more errors not shown\n",
+			rep->op, errors - rep->max_reports);
+	if (!first && acks != t->nmsgs) {
+		fprintf(stderr, "nftlab: %s: %u of %u ACKs received\n", rep->op,
+			acks, t->nmsgs);
+		return -EPROTO;
+	}
+	return first;
+}
+
+int txn_commit(struct txn *t, struct nl *nl, const struct txn_reporter *rep)
+{
+	struct sockaddr_nl snl = { .nl_family = AF_NETLINK };
+	struct msghdr msg = { 0 };
+	struct iovec *iov;
+	int iovlen, ret;
+	ssize_t sent;
+
+	nftnl_batch_end(nftnl_batch_buffer(t->batch), t->seq_next++);
+	t->bytes += mnl_nlmsg_size(sizeof(struct nfgenmsg));
+	nftnl_batch_update(t->batch);
+	nl->seq = t->seq_next;
+
+	ret = txn_set_buffers(nl, t->bytes, (size_t)t->nmsgs * 1024 + 262144);
+	if (ret) {
+		fprintf(stderr, "nftlab: %s: transaction of %zu bytes does not fit "
+			"the socket send buffer: %s\n", rep->op, t->bytes,
+			strerror(-ret));
+		return ret;
+	}
+	iovlen = nftnl_batch_iovec_len(t->batch);
+	iov = calloc((size_t)iovlen, sizeof(*iov));
+	if (!iov)
+		return -ENOMEM;
+	nftnl_batch_iovec(t->batch, iov, (uint32_t)iovlen);
+	msg.msg_name = &snl;
+	msg.msg_namelen = sizeof(snl);
+	msg.msg_iov = iov;
+	msg.msg_iovlen = (size_t)iovlen;
+	sent = sendmsg(mnl_socket_get_fd(nl->sock), &msg, 0);
+	if (sent < 0) {
+		ret = -errno;
+		fprintf(stderr, "nftlab: %s: sending %zu bytes: %s\n", rep->op,
+			t->bytes, strerror(errno));
+	} else {
+		ret = txn_collect(t, nl, iov, iovlen, rep);
+	}
+	free(iov);
+	return ret;
+}
