@@ -1,0 +1,1515 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""ncr.py - plans, statistics and reports of the nftlab performance suite.
+
+Theory of operation
+-------------------
+The suite measures the cost of nf_tables set lookups the way the base tree's
+nft_concat_range.sh performance group does (Brivio's method, seed 002):
+pktgen injects one packet over and over into the receive path of a dummy
+device (xmit_mode netif_receive) and a netdev ingress chain drops it.  The
+packet rate with a rule that looks the packet up in a set, compared with the
+rate of a rule that only drops, gives the cost of one lookup:
+
+    ns per lookup = 1e9 / rate(lookup rule) - 1e9 / rate(drop rule)
+
+One lookup is a few percent of the per-packet cost and pktgen rates in the
+lab move 10-20 % from run to run, so:
+
+  * every cell is measured many times, interleaved with the cells it is
+    compared with (shuffled order per repetition, knob toggles inside one
+    boot) and, where two kernels are compared, in alternating boots;
+  * the lookup cost is taken per repetition against the drop rate measured
+    next to it (paired), then summarised by the median with a
+    distribution-free 95 % confidence interval (order statistics);
+  * A/B verdicts come from Debian's ministat (Student's t, 95 %), quoted
+    verbatim; an A/A pair (same kernel, same configuration) shows the noise
+    floor;
+  * small costs are amplified: N identical lookup rules per packet, the
+    per-lookup cost being the least-squares slope of ns/packet over N.
+
+Every sample carries pktgen's own packet count and the rule counter; a
+sample where they differ is invalid and makes its whole cell invalid.
+
+This program never runs inside the guest: `plan` writes plain files (plan,
+nft scripts) that guest/run-plan executes with nothing but bash, nft, ip and
+/proc/net/pktgen.  Subcommands: plan, report, validate, selftest.
+"""
+
+import argparse
+import json
+import math
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+SCHEMA = "nftlab-bench/1"
+CONFIDENCE = 95.0
+TABLE = "nftbench"           # nft table used by the guest (netdev family)
+CHAIN = "in"
+EGRESS_CHAIN = "out"
+DEFAULT_T2_LOOKUPS = 10      # amplification for the per-lookup tables
+T3_LOOKUPS = (0, 1, 10, 50, 100)
+BACKENDS = ("hash", "rbtree", "pipapo")
+
+# --------------------------------------------------------------------------
+# Set types: the rows of seed 002 (Brivio's table), defined like the TYPE_
+# variables of nft_concat_range.sh (perf_spec, perf_dst, perf_entries).
+# --------------------------------------------------------------------------
+TYPES = {
+    "net_port": dict(display="net,port", type_spec="ipv4_addr . inet_service",
+                     spec="ip daddr . udp dport", fields=("addr4", "port"),
+                     entries=1000, ipver=4, start=1),
+    "port_net": dict(display="port,net", type_spec="inet_service . ipv4_addr",
+                     spec="udp dport . ip daddr", fields=("port", "addr4"),
+                     entries=100, ipver=4, start=1),
+    "net6_port": dict(display="net6,port", type_spec="ipv6_addr . inet_service",
+                      spec="ip6 daddr . udp dport", fields=("addr6", "port"),
+                      entries=1000, ipver=6, start=10),
+    "port_proto": dict(display="port,proto", type_spec="inet_service . inet_proto",
+                       spec="udp dport . meta l4proto", fields=("port", "proto"),
+                       entries=10000, ipver=4, start=1),
+    "net6_port_mac": dict(display="net6,port,mac",
+                          type_spec="ipv6_addr . inet_service . ether_addr",
+                          spec="ip6 daddr . udp dport . ether daddr",
+                          fields=("addr6", "port", "mac"), entries=10, ipver=6, start=10),
+    "net6_port_mac_proto": dict(display="net6,port,mac,proto",
+                                type_spec="ipv6_addr . inet_service . ether_addr . inet_proto",
+                                spec="ip6 daddr . udp dport . ether daddr . meta l4proto",
+                                fields=("addr6", "port", "mac", "proto"), entries=1000,
+                                ipver=6, start=10),
+    "net_mac": dict(display="net,mac", type_spec="ipv4_addr . ether_addr",
+                    spec="ip daddr . ether daddr", fields=("addr4", "mac"),
+                    entries=1000, ipver=4, start=1),
+}
+TYPE_ORDER = ("net_port", "port_net", "net6_port", "port_proto", "net6_port_mac",
+              "net6_port_mac_proto", "net_mac")
+
+
+def fmt_addr4(v):
+    a = v + (10 << 24) + 5            # 10.0.0.5 + v, as the selftest does
+    return "%d.%d.%d.%d" % (a >> 24, (a >> 16) & 255, (a >> 8) & 255, a & 255)
+
+
+def fmt_addr6(v):
+    return "2001:db8::%04x:%04x" % (v // 65536, v % 65536)
+
+
+def fmt_mac(v):
+    return "00:01:%02x:%02x:%02x:%02x" % ((v >> 24) & 255, (v >> 16) & 255,
+                                          (v >> 8) & 255, v & 255)
+
+
+def fmt_port(v):
+    return "%d" % (v % 65534 + 1)
+
+
+def fmt_proto(_v):
+    return "udp"                       # test packets are UDP (v4 and v6)
+
+
+FORMAT = {"addr4": fmt_addr4, "addr6": fmt_addr6, "mac": fmt_mac,
+          "port": fmt_port, "proto": fmt_proto}
+
+
+def entry_bounds(tdef, entries=None):
+    """(start, end) of every entry, then the value the test packet carries.
+
+    The selftest's generator: entries + 1 ranges of size one, [s, s + 1],
+    each starting two after the previous one, never crossing a port wrap
+    (65534); the packet hits the start of the last range."""
+    n = tdef["entries"] if entries is None else entries
+    start, size = tdef["start"], 1
+    out = []
+    end = start
+    for _ in range(n + 1):
+        end = start + size
+        if end // 65534 > start // 65534:
+            start, end = end, end + 1
+        elif start == end:
+            end = start + 1
+        out.append((start, end))
+        start = end + size
+    return out, end - 1
+
+
+def element(tdef, which, s, e):
+    parts = []
+    for i, f in enumerate(tdef["fields"]):
+        fs, fe = FORMAT[f](s), FORMAT[f](e)
+        if which == "norange" or f == "proto":
+            parts.append(fs)
+        else:
+            parts.append("%s-%s" % (fs, fe))
+        if which == "noconcat":
+            break
+        del i
+    return " . ".join(parts)
+
+
+def first_type(tdef):
+    return tdef["type_spec"].split(" . ")[0]
+
+
+def first_spec(tdef):
+    return tdef["spec"].split(" . ")[0]
+
+
+def packet(tdef, entries=None):
+    """Header fields of the test packet (pktgen parameters)."""
+    _, v = entry_bounds(tdef, entries)
+    p = {"ipver": tdef["ipver"], "mac": fmt_mac(v), "port": fmt_port(v),
+         "size": 80 if tdef["ipver"] == 4 else 100}
+    p["addr"] = fmt_addr6(v) if tdef["ipver"] == 6 else fmt_addr4(v)
+    return p
+
+
+def gen_sets(tdef, dev, entries=None, chunk=500):
+    """nft script: table with the three sets of the selftest and an empty
+    ingress chain on DEV.  Deleting a previous table first keeps it atomic."""
+    bounds, _ = entry_bounds(tdef, entries)
+    out = ["add table netdev %s" % TABLE, "delete table netdev %s" % TABLE,
+           "table netdev %s {" % TABLE,
+           "\tcounter test { }",
+           "\tset test { type %s; flags interval; }" % tdef["type_spec"],
+           "\tset norange { type %s; }" % tdef["type_spec"],
+           "\tset noconcat { type %s; flags interval; }" % first_type(tdef),
+           "\tchain %s { type filter hook ingress device \"%s\" priority 0; }" % (CHAIN, dev),
+           "}"]
+    for which in ("test", "norange", "noconcat"):
+        elems = [element(tdef, which, s, e) for s, e in bounds]
+        if which == "noconcat" and tdef["fields"][0] == "proto":
+            elems = sorted(set(elems))
+        for i in range(0, len(elems), chunk):
+            out.append("add element netdev %s %s { %s }" % (TABLE, which, ", ".join(elems[i:i + chunk])))
+    return "\n".join(out) + "\n"
+
+
+def lookup_expr(tdef, backend):
+    if backend == "hash":
+        return "%s @norange" % tdef["spec"]
+    if backend == "rbtree":
+        return "%s @noconcat" % first_spec(tdef)
+    if backend == "pipapo":
+        return "%s @test" % tdef["spec"]
+    raise ValueError(backend)
+
+
+def gen_rules(tdef, backend, nlookups):
+    """nft script for one ingress cell: NLOOKUPS rules that look the packet
+    up (all match), the last one counting and dropping; 0 = drop only."""
+    out = ["flush chain netdev %s %s" % (TABLE, CHAIN)]
+    if backend == "drop" or nlookups == 0:
+        out.append("add rule netdev %s %s counter name \"test\" drop" % (TABLE, CHAIN))
+    else:
+        expr = lookup_expr(tdef, backend)
+        for _ in range(nlookups - 1):
+            out.append("add rule netdev %s %s %s" % (TABLE, CHAIN, expr))
+        out.append("add rule netdev %s %s %s counter name \"test\" drop" % (TABLE, CHAIN, expr))
+    return "\n".join(out) + "\n"
+
+
+def gen_egress(dev, hook):
+    """nft script for one egress cell: no table at all (no hook registered)
+    or a netdev egress chain with one counting rule that accepts."""
+    out = ["add table netdev %s" % TABLE, "delete table netdev %s" % TABLE]
+    if hook:
+        out += ["table netdev %s {" % TABLE, "\tcounter test { }",
+                "\tchain %s { type filter hook egress device \"%s\" priority 0; counter name \"test\" accept; }"
+                % (EGRESS_CHAIN, dev), "}"]
+    return "\n".join(out) + "\n"
+
+
+# --------------------------------------------------------------------------
+# Plans: which cells a boot of a given kernel runs.
+# --------------------------------------------------------------------------
+# kernel roles -> (variant, flavor)
+ROLES = {
+    "baseline-retpoline": ("baseline", "retpoline"),
+    "patched-retpoline": ("patched", "retpoline"),
+    "patched-plain": ("patched", "plain"),
+    "baseline-eibrs": ("baseline", "eibrs"),
+    "patched-eibrs": ("patched", "eibrs"),
+}
+TABLE_ROLES = {
+    "T1": ("baseline-retpoline", "patched-retpoline"),
+    "T2": ("patched-retpoline", "patched-plain"),
+    "T3": ("patched-retpoline",),
+    "T4": ("baseline-retpoline", "patched-retpoline"),
+    "T5": ("baseline-eibrs", "patched-eibrs"),
+}
+ALL_TABLES = ("T1", "T2", "T3", "T4", "T5")
+
+
+def groups_for(role, tables, t2n, every=False, types=TYPE_ORDER):
+    """[(group, [cell dicts])] for one kernel role.  knob '-' = leave the
+    kernel as booted; '0'/'1' = set the force-indirect knob.  EVERY (quick
+    mode): every scenario of every table on this one kernel."""
+    groups = []
+
+    def runs(table):
+        return table in tables and (every or role in TABLE_ROLES[table])
+
+    def ingress(gid, table, tname, cells):
+        groups.append((dict(gid=gid, table=table, type=tname, mode="ingress"), cells))
+
+    def cell(table, tname, backend, n, knob, tag=""):
+        cid = "%s/%s/%s/n%d/k%s%s" % (table, tname, backend, n, knob, tag)
+        return dict(cell=cid, table=table, type=tname, backend=backend, n=n, knob=knob, tag=tag)
+
+    if runs("T1"):
+        for t in types:
+            ingress("T1-" + t, "T1", t,
+                    [cell("T1", t, "drop", 0, "-")] +
+                    [cell("T1", t, b, 1, "-") for b in BACKENDS])
+    if runs("T2"):
+        knobs = ("0", "1") if role == "patched-retpoline" else ("-",)
+        if every:
+            knobs = ("0", "1")
+        cells = []
+        for k in knobs:
+            cells.append(cell("T2", "net_port", "drop", 0, k))
+            cells += [cell("T2", "net_port", b, t2n, k) for b in BACKENDS]
+        if knobs == ("0", "1"):
+            # A/A: a second, identical series interleaved with the first.
+            cells.append(cell("T2", "net_port", "drop", 0, "0", "-aa"))
+            cells.append(cell("T2", "net_port", "pipapo", t2n, "0", "-aa"))
+        ingress("T2-net_port", "T2", "net_port", cells)
+    if runs("T3"):
+        ingress("T3-net_port", "T3", "net_port",
+                [cell("T3", "net_port", "pipapo", n, k) for k in ("0", "1") for n in T3_LOOKUPS])
+    if runs("T4"):
+        groups.append((dict(gid="T4-egress", table="T4", type="net_port", mode="egress"),
+                       [cell("T4", "net_port", "nohook", 0, "-"),
+                        cell("T4", "net_port", "egress", 1, "-")]))
+    if runs("T5"):
+        ingress("T5-net_port", "T5", "net_port",
+                [cell("T5", "net_port", "drop", 0, "-")] +
+                [cell("T5", "net_port", b, t2n, "-") for b in BACKENDS])
+    return groups
+
+
+def write_plan(args):
+    tables = parse_tables(args.tables)
+    rng = random.Random(args.seed)
+    os.makedirs(args.out, exist_ok=True)
+    lines = ["# nftlab bench plan: role %s tables %s reps %d duration %s"
+             % (args.role, ",".join(tables), args.reps, args.duration)]
+    ncells = 0
+    for g, cells in groups_for(args.role, tables, args.t2_lookups, args.every):
+        tdef = TYPES[g["type"]]
+        p = packet(tdef)
+        setsf = "-"
+        if g["mode"] == "ingress":
+            setsf = "sets-%s.nft" % g["type"]
+            write(os.path.join(args.out, setsf), gen_sets(tdef, args.dev))
+        lines.append("group\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%d\t%s" % (
+            g["gid"], g["mode"], g["type"], p["ipver"], p["addr"], p["port"], p["mac"],
+            p["size"], setsf))
+        for c in cells:
+            if c["backend"] in ("nohook", "egress"):
+                rf = "rules-egress-%s.nft" % c["backend"]
+                write(os.path.join(args.out, rf), gen_egress(args.dev, c["backend"] == "egress"))
+            else:
+                rf = "rules-%s-%s-n%d.nft" % (g["type"], c["backend"], c["n"])
+                write(os.path.join(args.out, rf), gen_rules(tdef, c["backend"], c["n"]))
+            c["rules"] = rf
+        for rep in range(1, args.reps + 1):
+            order = list(cells)
+            rng.shuffle(order)
+            for c in order:
+                lines.append("cell\t%s\t%s\t%s\t%s\t%d" % (g["gid"], c["cell"], c["knob"], c["rules"], rep))
+                ncells += 1
+    write(os.path.join(args.out, "plan.tsv"), "\n".join(lines) + "\n")
+    print(ncells)
+
+
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def parse_tables(s):
+    tables = [t.strip().upper() for t in s.split(",") if t.strip()]
+    for t in tables:
+        if t not in ALL_TABLES:
+            raise SystemExit("ncr.py: unknown table %s (T1..T5)" % t)
+    return tables
+
+
+def roles_for(tables):
+    out = []
+    for t in tables:
+        for r in TABLE_ROLES[t]:
+            if r not in out:
+                out.append(r)
+    return out
+
+
+# --------------------------------------------------------------------------
+# Statistics
+# --------------------------------------------------------------------------
+def median(xs):
+    s = sorted(xs)
+    n = len(s)
+    if n == 0:
+        raise ValueError("median of nothing")
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2.0
+
+
+def mean(xs):
+    return sum(xs) / len(xs)
+
+
+def stdev(xs):
+    m = mean(xs)
+    return math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+
+
+def binom_cdf(k, n):
+    """P(X <= k) for X ~ Binomial(n, 1/2)."""
+    return sum(math.comb(n, i) for i in range(0, k + 1)) / 2.0 ** n
+
+
+def median_ci(xs, conf=CONFIDENCE):
+    """Distribution-free CI of the median: [x(k), x(n-k+1)] with the largest
+    k such that P(k <= B <= n-k) >= conf, B ~ Bin(n, 1/2).  None if n is too
+    small for that confidence (n < 6 at 95 %)."""
+    s = sorted(xs)
+    n = len(s)
+    alpha = 1 - conf / 100.0
+    best = None
+    for k in range(1, n // 2 + 1):
+        # coverage of [x(k), x(n-k+1)] = 1 - 2 * P(B <= k-1)
+        if 1 - 2 * binom_cdf(k - 1, n) >= 1 - alpha:
+            best = k
+    if best is None:
+        return None
+    return (s[best - 1], s[n - best])
+
+
+def _betacf(a, b, x):
+    # Continued fraction of the incomplete beta function (Lentz's method).
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1, a - 1
+    c, d = 1.0, 1 - qab * x / qap
+    d = 1 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 300):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1 + aa * d
+        d = 1 / (d if abs(d) > tiny else tiny)
+        c = 1 + aa / c
+        c = c if abs(c) > tiny else tiny
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1 + aa * d
+        d = 1 / (d if abs(d) > tiny else tiny)
+        c = 1 + aa / c
+        c = c if abs(c) > tiny else tiny
+        de = d * c
+        h *= de
+        if abs(de - 1) < 1e-15:
+            break
+    return h
+
+
+def betai(a, b, x):
+    """Regularized incomplete beta I_x(a, b)."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    lbt = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log(1 - x)
+    if x < (a + 1) / (a + b + 2):
+        return math.exp(lbt) * _betacf(a, b, x) / a
+    return 1 - math.exp(lbt) * _betacf(b, a, 1 - x) / b
+
+
+def t_cdf(t, df):
+    x = df / (df + t * t)
+    p = 0.5 * betai(df / 2.0, 0.5, x)
+    return 1 - p if t > 0 else p
+
+
+def t_quantile(p, df):
+    """Inverse CDF of Student's t by bisection (p in (0.5, 1))."""
+    lo, hi = 0.0, 1000.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if t_cdf(mid, df) < p:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def t_two_sided(df, conf=CONFIDENCE):
+    return t_quantile(1 - (1 - conf / 100.0) / 2, df)
+
+
+def mean_ci(xs, conf=CONFIDENCE):
+    """Half width of the Student's t CI of the mean (None if n < 2)."""
+    if len(xs) < 2:
+        return None
+    return t_two_sided(len(xs) - 1, conf) * stdev(xs) / math.sqrt(len(xs))
+
+
+def pooled_t(a, b, conf=CONFIDENCE):
+    """ministat's comparison of B against A (pooled Student's t):
+    difference of means B - A, its half width, relative values and the
+    verdict.  Returned as a dict; 'proven' False means ministat prints
+    "No difference proven at 95.0% confidence"."""
+    na, nb = len(a), len(b)
+    df = na + nb - 2
+    t = t_two_sided(df, conf)
+    va, vb = stdev(a) ** 2, stdev(b) ** 2
+    spool = math.sqrt(((na - 1) * va + (nb - 1) * vb) / df)
+    s = spool * math.sqrt(1.0 / na + 1.0 / nb)
+    ma, mb = mean(a), mean(b)
+    d = mb - ma
+    e = t * s
+    # Debian's ministat (20150715) prints the relative half width as e / mean(A).
+    return dict(diff=d, half=e, rel=d * 100 / ma, rel_half=e * 100 / ma,
+                spool=spool, proven=abs(d) > e, t=t, df=df)
+
+
+def linfit(xs, ys, conf=CONFIDENCE):
+    """Least squares y = a + b x; returns slope, its CI half width
+    (Student's t, n - 2 degrees of freedom), intercept, residual sd."""
+    n = len(xs)
+    if n < 3 or len(set(xs)) < 2:
+        return None
+    mx, my = mean(xs), mean(ys)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+    b = sxy / sxx
+    a = my - b * mx
+    sse = sum((y - a - b * x) ** 2 for x, y in zip(xs, ys))
+    sres = math.sqrt(sse / (n - 2))
+    se_b = sres / math.sqrt(sxx)
+    return dict(slope=b, slope_half=t_two_sided(n - 2, conf) * se_b, intercept=a,
+                sres=sres, n=n)
+
+
+MINISTAT_VERDICT_RE = re.compile(r"^(No difference proven at [0-9.]+% confidence|Difference at [0-9.]+% confidence)$")
+
+
+def run_ministat(a, b, name_a, name_b, workdir):
+    """Runs ministat -c 95 on two sample lists; returns (verdict lines,
+    full output) or (None, reason) when ministat is missing or fails."""
+    if not shutil.which("ministat"):
+        return None, "ministat not installed (apt-get install ministat)"
+    os.makedirs(workdir, exist_ok=True)
+    fa = os.path.join(workdir, name_a)
+    fb = os.path.join(workdir, name_b)
+    write(fa, "".join("%.6f\n" % x for x in a))
+    write(fb, "".join("%.6f\n" % x for x in b))
+    r = subprocess.run(["ministat", "-c", "95", "-w", "72", fa, fb],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    out = r.stdout
+    lines = out.splitlines()
+    for i, line in enumerate(lines):
+        if MINISTAT_VERDICT_RE.match(line.strip()):
+            return [ln.strip() for ln in lines[i:]], out
+    return None, out
+
+
+def parse_ministat_difference(verdict):
+    """(diff, half, rel, rel_half) from ministat's verdict lines."""
+    if not verdict or not verdict[0].startswith("Difference"):
+        return None
+    m1 = re.match(r"(\S+) \+/- (\S+)", verdict[1])
+    m2 = re.match(r"(\S+)% \+/- (\S+)%", verdict[2])
+    return tuple(float(x) for x in (m1.group(1), m1.group(2), m2.group(1), m2.group(2)))
+
+
+# --------------------------------------------------------------------------
+# Reading raw results
+# --------------------------------------------------------------------------
+SAMPLE_FIELDS = ("cell", "rep", "knob_req", "knob", "usec", "sofar", "errors",
+                 "counter", "tx", "pps", "valid", "reason")
+
+
+def read_boots(resdir):
+    """Every boot directory under RESDIR/raw: its meta and its samples."""
+    boots = []
+    raw = os.path.join(resdir, "raw")
+    if not os.path.isdir(raw):
+        return boots
+    for name in sorted(os.listdir(raw)):
+        d = os.path.join(raw, name)
+        meta_path = os.path.join(d, "boot.json")
+        if not os.path.isfile(meta_path):
+            continue
+        with open(meta_path) as f:
+            meta = json.load(f)
+        meta["dir"] = name
+        meta["samples"] = []
+        meta["guest"] = {}
+        gi = os.path.join(d, "out", "guest-info.txt")
+        if os.path.isfile(gi):
+            for line in open(gi):
+                if "=" in line:
+                    k, v = line.rstrip("\n").split("=", 1)
+                    meta["guest"][k] = v
+        sp = os.path.join(d, "out", "samples.tsv")
+        if os.path.isfile(sp):
+            for line in open(sp):
+                if line.startswith("#") or not line.strip():
+                    continue
+                parts = line.rstrip("\n").split("\t")
+                if len(parts) < len(SAMPLE_FIELDS):
+                    parts += [""] * (len(SAMPLE_FIELDS) - len(parts))
+                s = dict(zip(SAMPLE_FIELDS, parts))
+                for k in ("rep", "usec", "sofar", "errors", "counter", "tx"):
+                    try:
+                        s[k] = int(s[k])
+                    except ValueError:
+                        s[k] = None
+                try:
+                    s["pps"] = float(s["pps"])
+                except ValueError:
+                    s["pps"] = None
+                s["valid"] = s["valid"] == "1"
+                s["boot"] = name
+                s["role"] = meta.get("role")
+                c = s["cell"].split("/")
+                s["table"], s["type"], s["backend"] = c[0], c[1], c[2]
+                s["n"] = int(c[3][1:])
+                s["tag"] = "-aa" if c[4].endswith("-aa") else ""
+                meta["samples"].append(s)
+        boots.append(meta)
+    return boots
+
+
+# --------------------------------------------------------------------------
+# Tables
+# --------------------------------------------------------------------------
+class Cells:
+    """Samples grouped by (role, cell id)."""
+
+    def __init__(self, boots):
+        self.by = {}
+        self.knob_missing = set()
+        for b in boots:
+            for s in b["samples"]:
+                self.by.setdefault((b["role"], s["cell"]), []).append(s)
+                if s["knob_req"] in ("0", "1") and s["knob"] == "missing":
+                    self.knob_missing.add(b["role"])
+
+    def get(self, role, cid):
+        return self.by.get((role, cid), [])
+
+    def status(self, role, cid):
+        ss = self.get(role, cid)
+        if not ss:
+            return "not measured"
+        bad = [s for s in ss if not s["valid"]]
+        if bad:
+            return "INVALID %d/%d" % (len(bad), len(ss))
+        return "ok"
+
+    def pps(self, role, cid):
+        return [s["pps"] for s in self.get(role, cid) if s["valid"]]
+
+    def paired_ns(self, role, cid, drop_cid, n):
+        """ns per lookup, paired per (boot, rep) with the drop cell."""
+        drop = {(s["boot"], s["rep"]): s for s in self.get(role, drop_cid)}
+        out = []
+        for s in self.get(role, cid):
+            d = drop.get((s["boot"], s["rep"]))
+            if d is None or not s["valid"] or not d["valid"]:
+                continue
+            out.append((1e9 / s["pps"] - 1e9 / d["pps"]) / max(n, 1))
+        return out
+
+
+def summary(xs):
+    if not xs:
+        return None
+    ci = median_ci(xs)
+    return dict(n=len(xs), median=median(xs), ci=list(ci) if ci else None,
+                min=min(xs), max=max(xs), mean=mean(xs),
+                mean_ci=mean_ci(xs))
+
+
+def fmt_num(v, nd=3):
+    return "-" if v is None else ("%.*f" % (nd, v))
+
+
+def fmt_summary(sm, nd=3, scale=1.0):
+    if sm is None:
+        return "-"
+    m = sm["median"] * scale
+    if sm["ci"]:
+        return "%.*f [%.*f,%.*f]" % (nd, m, nd, sm["ci"][0] * scale, nd, sm["ci"][1] * scale)
+    return "%.*f (n=%d, no CI)" % (nd, m, sm["n"])
+
+
+class Report:
+    def __init__(self, resdir, boots, meta):
+        self.resdir = resdir
+        self.boots = boots
+        self.meta = meta
+        self.cells = Cells(boots)
+        self.tables = {}
+        self.ministat = []         # (title, full output)
+        self.t2n = meta.get("t2_lookups", DEFAULT_T2_LOOKUPS)
+
+    # -- helpers ----------------------------------------------------------
+    def status_note(self, role, cid):
+        st = self.cells.status(role, cid)
+        return "" if st == "ok" else st
+
+    def compare(self, title, a, b, name_a, name_b):
+        """ministat on a vs b: dict with verdict line(s) and our own t."""
+        res = dict(title=title, a=name_a, b=name_b, na=len(a), nb=len(b))
+        if len(a) < 2 or len(b) < 2:
+            res["verdict"] = "not compared (fewer than 2 valid samples)"
+            return res
+        wd = os.path.join(self.resdir, "ministat")
+        safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", title)
+        verdict, out = run_ministat(a, b, safe + ".a-" + name_a, safe + ".b-" + name_b, wd)
+        ours = pooled_t(a, b)
+        res["ours"] = ours
+        if verdict is None:
+            res["verdict"] = "ministat failed: " + out.strip().splitlines()[-1] if out.strip() else "ministat failed"
+            return res
+        self.ministat.append((title, out))
+        if verdict[0].startswith("No difference"):
+            res["verdict"] = verdict[0]
+            res["proven"] = False
+        else:
+            d = parse_ministat_difference(verdict)
+            res["proven"] = True
+            res["ministat"] = dict(diff=d[0], half=d[1], rel=d[2], rel_half=d[3])
+            res["verdict"] = "%s: %+.2f%% +/- %.2f%%" % (verdict[0], d[2], d[3])
+        return res
+
+    # -- T1 ---------------------------------------------------------------
+    def t1(self):
+        base, pat = TABLE_ROLES["T1"]
+        rows = []
+        for t in TYPE_ORDER:
+            row = dict(type=t, display=TYPES[t]["display"], entries=TYPES[t]["entries"], kernels={}, verdicts={})
+            drop = "T1/%s/drop/n0/k-" % t
+            for role in (base, pat):
+                k = dict(status={}, mpps={}, ns={})
+                for b in ("drop",) + BACKENDS:
+                    cid = drop if b == "drop" else "T1/%s/%s/n1/k-" % (t, b)
+                    k["status"][b] = self.cells.status(role, cid)
+                    sm = summary([p / 1e6 for p in self.cells.pps(role, cid)]) if k["status"][b] == "ok" else None
+                    k["mpps"][b] = sm
+                    if b != "drop":
+                        ok = k["status"][b] == "ok" and k["status"]["drop"] == "ok"
+                        k["ns"][b] = summary(self.cells.paired_ns(role, cid, drop, 1)) if ok else None
+                row["kernels"][role] = k
+            for b in BACKENDS:
+                kb, kp = row["kernels"][base], row["kernels"][pat]
+                if kb["ns"].get(b) and kp["ns"].get(b):
+                    cid = "T1/%s/%s/n1/k-" % (t, b)
+                    a = self.cells.paired_ns(base, cid, drop, 1)
+                    bb = self.cells.paired_ns(pat, cid, drop, 1)
+                    row["verdicts"][b] = self.compare("T1 %s %s ns-per-lookup" % (t, b), a, bb, "baseline", "patched")
+                else:
+                    row["verdicts"][b] = dict(verdict="not compared: %s" % ("; ".join(
+                        "%s %s" % (r, st) for r, st in ((base, kb["status"][b]), (pat, kp["status"][b]))
+                        if st != "ok") or "drop cell not valid"))
+            rows.append(row)
+        return dict(title="T1: set lookups, baseline vs patched (retpoline flavor)", rows=rows,
+                    roles=[base, pat])
+
+    # -- T2 ---------------------------------------------------------------
+    def t2(self):
+        pat, plain = TABLE_ROLES["T2"]
+        n = self.t2n
+        knob_missing = pat in self.cells.knob_missing
+        rows = []
+        for b in BACKENDS:
+            row = dict(backend=b, n=n, cols={}, status={})
+            for col, role, k in (("direct", pat, "0"), ("indirect", pat, "1"), ("plain", plain, "-")):
+                cid = "T2/net_port/%s/n%d/k%s" % (b, n, k)
+                drop = "T2/net_port/drop/n0/k%s" % k
+                st = self.cells.status(role, cid)
+                std = self.cells.status(role, drop)
+                if st == "ok" and std != "ok":
+                    st = "drop cell " + std
+                if k in ("0", "1") and knob_missing and st == "ok":
+                    st = "knob missing"
+                row["status"][col] = st
+                row["cols"][col] = summary(self.cells.paired_ns(role, cid, drop, n)) if st == "ok" else None
+                row.setdefault("samples", {})[col] = self.cells.paired_ns(role, cid, drop, n) if st == "ok" else []
+            d, p, i = row["cols"]["direct"], row["cols"]["plain"], row["cols"]["indirect"]
+            row["ratio_direct_plain"] = d["median"] / p["median"] if d and p and p["median"] > 0 else None
+            row["goal_met"] = None if row["ratio_direct_plain"] is None else row["ratio_direct_plain"] <= 1.05
+            row["direct_vs_plain"] = self.compare("T2 %s direct vs plain" % b, row["samples"]["plain"],
+                                                  row["samples"]["direct"], "plain", "direct") if d and p else \
+                dict(verdict="not compared (%s)" % ", ".join("%s: %s" % (c, row["status"][c]) for c in ("direct", "plain") if row["status"][c] != "ok"))
+            row["direct_vs_indirect"] = self.compare("T2 %s direct vs indirect" % b, row["samples"]["indirect"],
+                                                     row["samples"]["direct"], "indirect", "direct") if d and i else \
+                dict(verdict="not compared (%s)" % ", ".join("%s: %s" % (c, row["status"][c]) for c in ("direct", "indirect") if row["status"][c] != "ok"))
+            del row["samples"]
+            rows.append(row)
+        # A/A noise floor: pipapo knob 0, two interleaved identical series.
+        a = self.cells.paired_ns(pat, "T2/net_port/pipapo/n%d/k0" % n, "T2/net_port/drop/n0/k0", n)
+        aa = self.cells.paired_ns(pat, "T2/net_port/pipapo/n%d/k0-aa" % n, "T2/net_port/drop/n0/k0-aa", n)
+        st = [self.cells.status(pat, c) for c in ("T2/net_port/pipapo/n%d/k0" % n, "T2/net_port/pipapo/n%d/k0-aa" % n,
+                                                  "T2/net_port/drop/n0/k0", "T2/net_port/drop/n0/k0-aa")]
+        if all(s == "ok" for s in st):
+            aarow = self.compare("T2 A-A pipapo knob0 vs knob0", a, aa, "A", "A2")
+            aarow["a"], aarow["b"] = summary(a), summary(aa)
+        else:
+            aarow = dict(verdict="not measured (%s)" % ", ".join(sorted(set(st))))
+        return dict(title="T2: direct vs indirect calls, ns per lookup (%d lookup rules per packet, net,port 1000)" % n,
+                    rows=rows, aa=aarow, knob_missing=knob_missing, roles=[pat, plain])
+
+    # -- T3 ---------------------------------------------------------------
+    def t3(self):
+        pat = TABLE_ROLES["T3"][0]
+        knob_missing = pat in self.cells.knob_missing
+        out = dict(title="T3: 1 vs 100 lookup rules per packet (pipapo net,port 1000, patched retpoline kernel)",
+                   knob_missing=knob_missing, fits={}, points={}, status={}, rows=[])
+        for k in ("0", "1"):
+            xs, ys = [], []
+            st = []
+            for n in T3_LOOKUPS:
+                cid = "T3/net_port/pipapo/n%d/k%s" % (n, k)
+                st.append(self.cells.status(pat, cid))
+                for s in self.cells.get(pat, cid):
+                    if s["valid"]:
+                        xs.append(n)
+                        ys.append(1e9 / s["pps"])
+            bad = [s for s in st if s != "ok"]
+            out["status"][k] = "ok" if not bad else ", ".join(sorted(set(bad)))
+            out["points"][k] = list(zip(xs, ys))
+            out["fits"][k] = linfit(xs, ys) if not bad else None
+        for n in (1, 100):
+            r = dict(n=n)
+            vals = {}
+            for k in ("0", "1"):
+                cid = "T3/net_port/pipapo/n%d/k%s" % (n, k)
+                ok = self.cells.status(pat, cid) == "ok"
+                vals[k] = [p / 1e6 for p in self.cells.pps(pat, cid)] if ok else []
+                r["k" + k] = summary(vals[k]) if ok else None
+                r["status_k" + k] = self.cells.status(pat, cid)
+            if r["k0"] and r["k1"]:
+                r["diff_pct"] = (r["k0"]["median"] / r["k1"]["median"] - 1) * 100
+                r["cmp"] = self.compare("T3 %d rules Mpps direct vs indirect" % n, vals["1"], vals["0"], "indirect", "direct")
+            else:
+                r["diff_pct"] = None
+                r["cmp"] = dict(verdict="not compared")
+            out["rows"].append(r)
+        return out
+
+    # -- T4 ---------------------------------------------------------------
+    def t4(self):
+        base, pat = TABLE_ROLES["T4"]
+        rows = []
+        hook_ns = {}
+        for role in (base, pat):
+            r = dict(role=role)
+            for b in ("nohook", "egress"):
+                cid = "T4/net_port/%s/n%d/k-" % (b, 0 if b == "nohook" else 1)
+                r["status_" + b] = self.cells.status(role, cid)
+                r[b] = summary([p / 1e6 for p in self.cells.pps(role, cid)]) if r["status_" + b] == "ok" else None
+            ok = r["nohook"] and r["egress"]
+            hook_ns[role] = self.cells.paired_ns(role, "T4/net_port/egress/n1/k-", "T4/net_port/nohook/n0/k-", 1) if ok else []
+            r["hook_ns"] = summary(hook_ns[role])
+            rows.append(r)
+        if hook_ns[base] and hook_ns[pat]:
+            cmp_ = self.compare("T4 egress hook ns baseline vs patched", hook_ns[base], hook_ns[pat], "baseline", "patched")
+        else:
+            cmp_ = dict(verdict="not compared")
+        return dict(title="T4: egress, pktgen queue_xmit on a dummy device", rows=rows, cmp=cmp_, roles=[base, pat])
+
+    # -- T5 ---------------------------------------------------------------
+    def t5(self):
+        base, pat = TABLE_ROLES["T5"]
+        n = self.t2n
+        rows = []
+        drop = "T5/net_port/drop/n0/k-"
+        for b in ("drop",) + BACKENDS:
+            r = dict(backend=b)
+            vals = {}
+            for role in (base, pat):
+                cid = drop if b == "drop" else "T5/net_port/%s/n%d/k-" % (b, n)
+                st = self.cells.status(role, cid)
+                if b != "drop" and st == "ok":
+                    st = self.cells.status(role, drop)
+                r["status_" + role] = st
+                if st != "ok":
+                    vals[role] = []
+                elif b == "drop":
+                    vals[role] = [1e9 / p for p in self.cells.pps(role, cid)]
+                else:
+                    vals[role] = self.cells.paired_ns(role, cid, drop, n)
+                r[role] = summary(vals[role])
+            r["cmp"] = self.compare("T5 eibrs %s" % b, vals[base], vals[pat], "baseline", "patched") \
+                if vals[base] and vals[pat] else dict(verdict="not compared (%s)" % ", ".join(
+                    "%s: %s" % (ro, r["status_" + ro]) for ro in (base, pat) if r["status_" + ro] != "ok"))
+            rows.append(r)
+        return dict(title="T5: eibrs flavor, baseline vs patched (cost of the static key), net,port 1000, "
+                    "%d lookup rules per packet" % n, rows=rows, roles=[base, pat])
+
+    def build(self, tables):
+        for t in tables:
+            self.tables[t] = getattr(self, t.lower())()
+
+
+# --------------------------------------------------------------------------
+# Rendering
+# --------------------------------------------------------------------------
+def render_table(header, rows):
+    widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]
+    sep = "-+-".join("-" * w for w in widths)
+
+    def line(r):
+        return " | ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip()
+    return "\n".join([line(header), sep] + [line(r) for r in rows])
+
+
+def cell_text(st, sm, nd=3, scale=1.0):
+    if st != "ok":
+        return st
+    return fmt_summary(sm, nd, scale)
+
+
+def render_t1(t):
+    base, pat = t["roles"]
+    out = [t["title"], "", "Mpps, median [95% CI of the median]:", ""]
+    hdr = ["type, entries", "kernel", "netdev drop", "hash (no ranges)", "rbtree (single field)", "pipapo"]
+    rows = []
+    for r in t["rows"]:
+        for role in (base, pat):
+            k = r["kernels"][role]
+            rows.append(["%s %d" % (r["display"], r["entries"]) if role == base else "",
+                         role.split("-")[0]] +
+                        [cell_text(k["status"][b], k["mpps"][b]) for b in ("drop",) + BACKENDS])
+    out.append(render_table(hdr, rows))
+    out += ["", "ns per lookup = 1e9/rate - 1e9/drop rate (paired per repetition), median [95% CI];",
+            "verdict: ministat -c 95 on the per-lookup samples, patched vs baseline:", ""]
+    hdr = ["type, entries", "backend", "baseline ns", "patched ns", "verdict (patched - baseline)"]
+    rows = []
+    for r in t["rows"]:
+        for i, b in enumerate(BACKENDS):
+            kb, kp = r["kernels"][base], r["kernels"][pat]
+            rows.append(["%s %d" % (r["display"], r["entries"]) if i == 0 else "", b,
+                         cell_text(kb["status"][b], kb["ns"].get(b), 1),
+                         cell_text(kp["status"][b], kp["ns"].get(b), 1),
+                         r["verdicts"][b]["verdict"]])
+    out.append(render_table(hdr, rows))
+    return "\n".join(out)
+
+
+def render_t2(t):
+    out = [t["title"], ""]
+    if t["knob_missing"]:
+        out += ["The patched retpoline kernel has no force-indirect knob: direct/indirect not measured.", ""]
+    hdr = ["backend", "direct (knob 0)", "indirect (knob 1)", "plain kernel", "direct/plain", "goal <= 1.05x"]
+    rows = []
+    for r in t["rows"]:
+        rows.append([r["backend"]] + [cell_text(r["status"][c], r["cols"][c], 1) for c in ("direct", "indirect", "plain")] +
+                    [fmt_num(r["ratio_direct_plain"], 3),
+                     "-" if r["goal_met"] is None else ("met (medians)" if r["goal_met"] else "NOT met")])
+    out.append(render_table(hdr, rows))
+    out += ["", "ministat -c 95:"]
+    for r in t["rows"]:
+        out.append("  %-7s direct vs indirect: %s" % (r["backend"], r["direct_vs_indirect"]["verdict"]))
+        out.append("  %-7s direct vs plain:    %s" % (r["backend"], r["direct_vs_plain"]["verdict"]))
+    aa = t["aa"]
+    out.append("  A/A noise floor (pipapo, knob 0 vs knob 0, interleaved): %s" % aa["verdict"])
+    if aa.get("a"):
+        out.append("    A: %s ns   A2: %s ns" % (fmt_summary(aa["a"], 1), fmt_summary(aa["b"], 1)))
+    return "\n".join(out)
+
+
+def render_t3(t):
+    out = [t["title"], ""]
+    if t["knob_missing"]:
+        out += ["The kernel has no force-indirect knob: both columns ran the kernel's default path.", ""]
+    hdr = ["lookup rules", "indirect (knob 1) Mpps", "direct (knob 0) Mpps", "diff (medians)", "ministat -c 95 (direct - indirect)"]
+    rows = []
+    for r in t["rows"]:
+        rows.append([str(r["n"]), cell_text(r["status_k1"], r["k1"]), cell_text(r["status_k0"], r["k0"]),
+                     "-" if r["diff_pct"] is None else "%+.1f%%" % r["diff_pct"], r["cmp"]["verdict"]])
+    out.append(render_table(hdr, rows))
+    out += ["", "per-lookup cost: least-squares slope of ns/packet over N in %s, 95%% CI (Student's t, n-2 df):"
+            % ", ".join(str(n) for n in T3_LOOKUPS)]
+    for k, name in (("1", "indirect (knob 1)"), ("0", "direct (knob 0)")):
+        f = t["fits"][k]
+        if f:
+            out.append("  %-18s %.2f +/- %.2f ns per lookup (intercept %.1f ns, n=%d)" % (name, f["slope"], f["slope_half"], f["intercept"], f["n"]))
+        else:
+            out.append("  %-18s not fitted (%s)" % (name, t["status"][k]))
+    f0, f1 = t["fits"]["0"], t["fits"]["1"]
+    if f0 and f1:
+        d = f0["slope"] - f1["slope"]
+        h = math.hypot(f0["slope_half"], f1["slope_half"])
+        out.append("  direct - indirect: %+.2f +/- %.2f ns per lookup (CIs combined in quadrature)%s" %
+                   (d, h, "" if abs(d) > h else ": no difference proven at 95% confidence"))
+    return "\n".join(out)
+
+
+def render_t4(t):
+    out = [t["title"], "", "Mpps median [95% CI]; hook cost = 1e9/rate(egress) - 1e9/rate(no hook), paired:", ""]
+    hdr = ["kernel", "no egress hook", "egress chain, 1 rule", "hook cost ns"]
+    rows = []
+    for r in t["rows"]:
+        rows.append([r["role"].split("-")[0], cell_text(r["status_nohook"], r["nohook"]),
+                     cell_text(r["status_egress"], r["egress"]),
+                     fmt_summary(r["hook_ns"], 1) if r["hook_ns"] else "-"])
+    out.append(render_table(hdr, rows))
+    out += ["", "hook cost, ministat -c 95 (patched - baseline): " + t["cmp"]["verdict"]]
+    return "\n".join(out)
+
+
+def render_t5(t):
+    base, pat = t["roles"]
+    out = [t["title"], "", "drop row: ns per packet; lookup rows: ns per lookup (paired against drop); median [95% CI]", ""]
+    hdr = ["cell", "baseline eibrs", "patched eibrs", "ministat -c 95 (patched - baseline)"]
+    rows = []
+    for r in t["rows"]:
+        rows.append([r["backend"], cell_text(r["status_" + base], r[base], 1),
+                     cell_text(r["status_" + pat], r[pat], 1), r["cmp"]["verdict"]])
+    out.append(render_table(hdr, rows))
+    return "\n".join(out)
+
+
+RENDER = {"T1": render_t1, "T2": render_t2, "T3": render_t3, "T4": render_t4, "T5": render_t5}
+
+
+def header_text(meta, boots):
+    lines = ["nftlab performance suite: nft_concat_range/bench (%s)" % meta.get("mode", "?"),
+             "date:        %s" % meta.get("date", "?"),
+             "base:        %s" % (meta.get("base") or "unknown (no BUILD-INFO)"),
+             "CPU:         %s (%s CPUs on the host; UML guests run on one)" % (meta.get("cpu", "?"), meta.get("nproc", "?"))]
+    for role, k in sorted(meta.get("kernels", {}).items()):
+        lines.append("kernel:      %-19s %s" % (role, k.get("status") if k.get("status") != "ok" else
+                                                 "%s (commit %s)" % (k.get("dir", "?"), (k.get("commit") or "?")[:12])))
+    series = {k.get("series") for k in meta.get("kernels", {}).values() if k.get("series") is not None}
+    for s in sorted(series):
+        lines.append("series:      %s" % (s or "(none: lab patches only)"))
+    lines += ["repetitions: %s per cell (%s boots x %s interleaved repetitions per boot), %s s per sample" % (
+        meta.get("reps_total"), meta.get("rounds"), meta.get("reps_per_boot"), meta.get("duration")),
+        "confidence:  95% (medians with order-statistics CIs; A/B verdicts by ministat, Student's t)",
+        "packets:     pktgen xmit_mode netif_receive on a dummy device, netdev ingress chain, burst %s" % meta.get("burst", "?"),
+        "knob:        %s" % meta.get("knob", "?")]
+    loads = meta.get("load_during", [])
+    if loads:
+        lines.append("host load:   %s" % "; ".join(loads))
+    if meta.get("builds_running"):
+        lines.append("WARNING:     kernel builds (cc1) were running during the measurement: timings are unreliable")
+    inval = sum(1 for b in boots for s in b["samples"] if not s["valid"])
+    total = sum(len(b["samples"]) for b in boots)
+    lines.append("samples:     %d, of which %d invalid (counters did not match or pktgen failed)" % (total, inval))
+    failed = [b for b in boots if b.get("status") not in (None, 0, "0")]
+    for b in failed:
+        lines.append("boot failed: %s (%s, exit %s)" % (b["dir"], b.get("role"), b.get("status")))
+    return "\n".join(lines)
+
+
+def invalid_details(boots, limit=20):
+    out = []
+    for b in boots:
+        for s in b["samples"]:
+            if not s["valid"]:
+                out.append("  %s %s rep %s: %s (sofar %s counter %s)" % (b["role"], s["cell"], s["rep"], s["reason"], s["sofar"], s["counter"]))
+    if len(out) > limit:
+        out = out[:limit] + ["  ... %d more" % (len(out) - limit)]
+    return out
+
+
+def gnuplot_svg(resdir, name, title, data, script_body):
+    """Writes NAME.dat and NAME.gp, runs gnuplot to NAME.svg."""
+    dat = os.path.join(resdir, name + ".dat")
+    gp = os.path.join(resdir, name + ".gp")
+    svg = os.path.join(resdir, name + ".svg")
+    write(dat, data)
+    write(gp, "set terminal svg size 900,500 dynamic font 'sans,11'\nset output '%s'\nset title \"%s\"\n%s\n"
+          % (svg, title.replace('"', "'"), script_body.replace("@DAT@", dat)))
+    if not shutil.which("gnuplot"):
+        return "gnuplot not installed"
+    r = subprocess.run(["gnuplot", gp], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if r.returncode != 0 or not os.path.isfile(svg):
+        return "gnuplot failed: " + r.stdout.strip()[-300:]
+    return None
+
+
+def err_bar(sm, scale=1.0):
+    if not sm:
+        return ("NaN", "NaN", "NaN")
+    lo, hi = sm["ci"] if sm["ci"] else (sm["min"], sm["max"])
+    return ("%.4f" % (sm["median"] * scale), "%.4f" % (lo * scale), "%.4f" % (hi * scale))
+
+
+HIST = ("set style data histograms\nset style histogram errorbars gap 2 lw 1\n"
+        "set style fill solid 0.6 border -1\nset xtics rotate by -35\nset grid ytics\nset key top right\n"
+        "set yrange [0:*]\n")
+
+
+def plots(rep):
+    errs = {}
+    r = rep.resdir
+    for t, tab in rep.tables.items():
+        if t == "T1":
+            base, pat = tab["roles"]
+            lines = ["# label baseline lo hi patched lo hi"]
+            for row in tab["rows"]:
+                for b in BACKENDS:
+                    vb = err_bar(row["kernels"][base]["ns"].get(b))
+                    vp = err_bar(row["kernels"][pat]["ns"].get(b))
+                    lines.append('"%s %s" %s %s' % (row["display"], b, " ".join(vb), " ".join(vp)))
+            body = (HIST + "set ylabel 'ns per lookup (median, 95% CI)'\nset bmargin 8\n"
+                    "plot '@DAT@' using 2:3:4:xtic(1) title 'baseline', '' using 5:6:7 title 'patched'")
+        elif t == "T2":
+            lines = ["# backend direct lo hi indirect lo hi plain lo hi"]
+            for row in tab["rows"]:
+                lines.append("%s %s" % (row["backend"], " ".join(" ".join(err_bar(row["cols"][c])) for c in ("direct", "indirect", "plain"))))
+            body = (HIST + "set ylabel 'ns per lookup (median, 95% CI)'\n"
+                    "plot '@DAT@' using 2:3:4:xtic(1) title 'direct (knob 0)', '' using 5:6:7 title 'indirect (knob 1)', "
+                    "'' using 8:9:10 title 'plain kernel'")
+        elif t == "T3":
+            lines = ["# knob N ns_per_packet"]
+            for k in ("0", "1"):
+                for x, y in tab["points"][k]:
+                    lines.append("%s %d %.3f" % (k, x, y))
+            fits = []
+            for k, name in (("0", "direct (knob 0)"), ("1", "indirect (knob 1)")):
+                f = tab["fits"][k]
+                if f:
+                    fits.append("%.6f + %.6f*x lw 2 title '%s fit: %.1f +/- %.1f ns/lookup'" % (
+                        f["intercept"], f["slope"], name, f["slope"], f["slope_half"]))
+            body = ("set xlabel 'lookup rules per packet'\nset ylabel 'ns per packet'\nset grid\nset key top left\n"
+                    "plot '@DAT@' using ($1==0?$2:1/0):3 with points pt 7 title 'direct (knob 0)', "
+                    "'' using ($1==1?$2:1/0):3 with points pt 6 title 'indirect (knob 1)'" +
+                    "".join(", " + f for f in fits))
+        elif t == "T4":
+            lines = ["# kernel nohook lo hi egress lo hi"]
+            for row in tab["rows"]:
+                lines.append("%s %s %s" % (row["role"].split("-")[0], " ".join(err_bar(row["nohook"])), " ".join(err_bar(row["egress"]))))
+            body = (HIST + "set ylabel 'Mpps (median, 95% CI)'\n"
+                    "plot '@DAT@' using 2:3:4:xtic(1) title 'no egress hook', '' using 5:6:7 title 'egress chain, 1 rule'")
+        elif t == "T5":
+            base, pat = tab["roles"]
+            lines = ["# cell baseline lo hi patched lo hi"]
+            for row in tab["rows"]:
+                lines.append("%s %s %s" % (row["backend"], " ".join(err_bar(row[base])), " ".join(err_bar(row[pat]))))
+            body = (HIST + "set ylabel 'ns (drop: per packet; others: per lookup)'\n"
+                    "plot '@DAT@' using 2:3:4:xtic(1) title 'baseline eibrs', '' using 5:6:7 title 'patched eibrs'")
+        else:
+            continue
+        e = gnuplot_svg(r, t, tab["title"], "\n".join(lines) + "\n", body)
+        if e:
+            errs[t] = e
+    return errs
+
+
+def read_kv(path):
+    out = {}
+    if os.path.isfile(path):
+        for line in open(path):
+            if "=" in line:
+                k, v = line.rstrip("\n").split("=", 1)
+                out[k] = v
+    return out
+
+
+def cpu_model():
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown"
+
+
+def collect_meta(resdir):
+    """run.env, kernels.tsv, load.tsv and the kernels' BUILD-INFO."""
+    env = read_kv(os.path.join(resdir, "run.env"))
+    meta = dict(mode=env.get("mode", "?"), tables=parse_tables(env.get("tables", ",".join(ALL_TABLES))),
+                rounds=int(env.get("rounds", 0) or 0), reps_per_boot=int(env.get("reps_per_boot", 0) or 0),
+                duration=env.get("duration"), t2_lookups=int(env.get("t2_lookups", DEFAULT_T2_LOOKUPS)),
+                knob=env.get("knob"), burst=env.get("burst"), date=env.get("date"),
+                cpu=cpu_model(), nproc=os.cpu_count(), kernels={}, load_during=[], builds_running=False,
+                selftest={k[len("selftest_"):]: v for k, v in env.items() if k.startswith("selftest_")})
+    meta["reps_total"] = meta["rounds"] * meta["reps_per_boot"]
+    kt = os.path.join(resdir, "kernels.tsv")
+    if os.path.isfile(kt):
+        for line in open(kt):
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) < 3:
+                continue
+            role, st, d = parts[:3]
+            k = dict(status="ok" if st == "ok" else "not available (not built; run without --no-build)", dir=d)
+            bi = os.path.join(d, "BUILD-INFO")
+            if st == "ok" and os.path.isfile(bi):
+                info = {}
+                for bl in open(bi):
+                    if ": " in bl:
+                        kk, vv = bl.rstrip("\n").split(": ", 1)
+                        info[kk] = vv
+                k.update(commit=info.get("commit"), series=info.get("series", ""), base=info.get("base"),
+                         built=info.get("built"), name=info.get("name"))
+                if info.get("base"):
+                    meta["base"] = info["base"]
+            meta["kernels"][role] = k
+    lt = os.path.join(resdir, "load.tsv")
+    if os.path.isfile(lt):
+        for line in open(lt):
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) == 4:
+                meta["load_during"].append("%s %s load %s, %s cc1" % tuple(parts))
+                if parts[3].isdigit() and int(parts[3]) > 0:
+                    meta["builds_running"] = True
+    return meta
+
+
+def do_report(args):
+    resdir = args.resdir
+    meta = collect_meta(resdir)
+    write(os.path.join(resdir, "run.json"), json.dumps(meta, indent=1, sort_keys=True) + "\n")
+    boots = read_boots(resdir)
+    tables = meta.get("tables", list(ALL_TABLES))
+    rep = Report(resdir, boots, meta)
+    rep.build(tables)
+    plot_errs = plots(rep)
+    texts = [header_text(meta, boots), ""]
+    for t in tables:
+        texts += [RENDER[t](rep.tables[t]), ""]
+        if t in plot_errs:
+            texts += ["(no SVG: %s)" % plot_errs[t], ""]
+    inv = invalid_details(boots)
+    if inv:
+        texts += ["Invalid samples (their cells are reported INVALID, never used):"] + inv + [""]
+    if meta.get("selftest"):
+        texts += ["Base tree nft_concat_range.sh performance group (unmodified), kept beside ours:"]
+        for k, v in sorted(meta["selftest"].items()):
+            texts.append("  %s: %s" % (k, v))
+        texts.append("")
+    report = "\n".join(texts)
+    appendix = ["", "Appendix: ministat outputs", ""]
+    for title, out in rep.ministat:
+        appendix += ["$ ministat -c 95  # " + title, out.rstrip(), ""]
+    write(os.path.join(resdir, "report.md"), "```\n" + report + "\n```\n" + "\n```\n" + "\n".join(appendix) + "\n```\n")
+    results = dict(schema=SCHEMA, meta=meta, tables=rep.tables,
+                   boots=[{k: v for k, v in b.items() if k != "samples"} for b in boots],
+                   samples=[s for b in boots for s in b["samples"]],
+                   svg={t: (t + ".svg") for t in tables if t not in plot_errs})
+    write(os.path.join(resdir, "results.json"), json.dumps(results, indent=1, sort_keys=True, default=str) + "\n")
+    if not args.quiet:
+        print(report)
+    return 0
+
+
+# --------------------------------------------------------------------------
+# Validation of a results directory (bench-quick): TAP lines.
+# --------------------------------------------------------------------------
+class Tap:
+    def __init__(self, start=0):
+        self.n = start
+        self.failed = 0
+
+    def ok(self, cond, desc, diag=None):
+        self.n += 1
+        print("%s %d - %s" % ("ok" if cond else "not ok", self.n, desc))
+        if not cond:
+            self.failed += 1
+            if diag:
+                for line in str(diag).splitlines()[:15]:
+                    print("# " + line)
+        sys.stdout.flush()
+        return cond
+
+    def skip(self, desc, why):
+        self.n += 1
+        print("ok %d - %s # SKIP %s" % (self.n, desc, why))
+
+
+def expected_cells(role, tables, t2n, every=False):
+    return {c["cell"] for _, cells in groups_for(role, tables, t2n, every) for c in cells}
+
+
+def do_validate(args):
+    tap = Tap(args.tap_start)
+    resdir = args.resdir
+    try:
+        with open(os.path.join(resdir, "results.json")) as f:
+            res = json.load(f)
+    except (OSError, ValueError) as e:
+        tap.ok(False, "results.json readable", e)
+        write(args.count_file, "%d %d\n" % (tap.n, tap.failed)) if args.count_file else None
+        return 1
+    meta = res.get("meta", {})
+    tables = meta.get("tables", [])
+    t2n = meta.get("t2_lookups", DEFAULT_T2_LOOKUPS)
+    keys_ok = all(k in res for k in ("schema", "meta", "tables", "boots", "samples", "svg"))
+    tap.ok(keys_ok and res["schema"] == SCHEMA, "results.json schema %s with meta, tables, boots, samples, svg" % SCHEMA)
+    sample_keys = set(SAMPLE_FIELDS) | {"boot", "role", "table", "type", "backend", "n", "tag"}
+    bad = [s for s in res.get("samples", []) if not sample_keys <= set(s)]
+    tap.ok(res.get("samples") and not bad, "every sample has the %d sample fields" % len(sample_keys),
+           "%d samples, %d incomplete" % (len(res.get("samples", [])), len(bad)))
+    roles = [b.get("role") for b in res.get("boots", [])]
+    for role in sorted(set(roles)):
+        got = {s["cell"] for s in res["samples"] if s["role"] == role}
+        want = expected_cells(role, tables, t2n, meta.get("mode") == "quick")
+        tap.ok(got == want, "%s: every planned cell measured (%d cells)" % (role, len(want)),
+               "missing: %s\nextra: %s" % (sorted(want - got)[:8], sorted(got - want)[:8]))
+        ss = [s for s in res["samples"] if s["role"] == role]
+        inval = [s for s in ss if not s["valid"]]
+        tap.ok(ss and not inval, "%s: all %d samples valid (pktgen sofar == rule counter)" % (role, len(ss)),
+               "\n".join("%s rep %s: %s" % (s["cell"], s["rep"], s["reason"]) for s in inval))
+        pos = [s for s in ss if s["valid"] and not (s["pps"] and s["pps"] > 0 and s["sofar"] and s["sofar"] > 0)]
+        tap.ok(not pos, "%s: valid samples have packets and a positive rate" % role)
+        km = [s for s in ss if s["knob_req"] in ("0", "1")]
+        if km:
+            missing = [s for s in km if s["knob"] == "missing"]
+            if missing:
+                tap.skip("%s: force-indirect knob toggled (%d samples)" % (role, len(km)),
+                         "knob %s missing in this kernel" % meta.get("knob"))
+            else:
+                wrong = [s for s in km if s["knob"] != s["knob_req"]]
+                tap.ok(not wrong, "%s: force-indirect knob read back as requested (%d samples)" % (role, len(km)))
+    shapes = {"T1": lambda t: len(t["rows"]) == len(TYPE_ORDER) and all(
+                  set(r["kernels"]) == set(TABLE_ROLES["T1"]) for r in t["rows"]),
+              "T2": lambda t: [r["backend"] for r in t["rows"]] == list(BACKENDS) and "aa" in t,
+              "T3": lambda t: [r["n"] for r in t["rows"]] == [1, 100] and set(t["fits"]) == {"0", "1"},
+              "T4": lambda t: [r["role"] for r in t["rows"]] == list(TABLE_ROLES["T4"]),
+              "T5": lambda t: [r["backend"] for r in t["rows"]] == ["drop"] + list(BACKENDS)}
+    for t in tables:
+        tab = res["tables"].get(t)
+        tap.ok(tab is not None and shapes[t](tab), "%s table shape" % t)
+    rpt = os.path.join(resdir, "report.md")
+    text = open(rpt).read() if os.path.isfile(rpt) else ""
+    tap.ok(all(("%s:" % t) in text for t in tables) and "base:" in text and "CPU:" in text,
+           "report.md has the header and every table")
+    for t in tables:
+        p = os.path.join(resdir, t + ".svg")
+        tap.ok(os.path.isfile(p) and "<svg" in open(p).read(2000), "%s.svg written by gnuplot" % t)
+    if args.count_file:
+        write(args.count_file, "%d %d\n" % (tap.n, tap.failed))
+    return 1 if tap.failed else 0
+
+
+# --------------------------------------------------------------------------
+# Unit tests of the statistics and generators: TAP lines.
+# --------------------------------------------------------------------------
+def do_selftest(args):
+    tap = Tap(args.tap_start)
+    close = lambda a, b, tol: abs(a - b) <= tol * max(1.0, abs(b))  # noqa: E731
+
+    tap.ok(median([3, 1, 2]) == 2 and median([4, 1, 3, 2]) == 2.5, "median of odd and even samples")
+    tap.ok(median_ci(list(range(1, 6))) is None, "median CI: none for n=5 at 95%")
+    tap.ok(median_ci(list(range(1, 7))) == (1, 6), "median CI: n=6 -> [x(1), x(6)]")
+    # n=10: k=2 gives coverage 1-2*P(B<=1) = 0.9785; k=3 gives 0.891 -> [x(2), x(9)]
+    tap.ok(median_ci(list(range(1, 11))) == (2, 9), "median CI: n=10 -> [x(2), x(9)]")
+    tap.ok(median_ci(list(range(1, 21))) == (6, 15), "median CI: n=20 -> [x(6), x(15)]")
+    known = {1: 12.706, 2: 4.303, 5: 2.571, 10: 2.228, 30: 2.042, 100: 1.984}
+    tap.ok(all(close(t_two_sided(df), v, 5e-4) for df, v in known.items()),
+           "Student's t quantiles (97.5%) match the table for df 1..100",
+           {df: t_two_sided(df) for df in known})
+    xs = [10.0, 12.0, 11.0, 13.0, 9.0]
+    tap.ok(close(mean_ci(xs), 2.776 * stdev(xs) / math.sqrt(5), 1e-3), "mean CI half width = t(4) s / sqrt(n)")
+    f = linfit([0, 1, 2, 3, 4], [1.0, 3.0, 5.0, 7.0, 9.0])
+    tap.ok(close(f["slope"], 2.0, 1e-12) and close(f["intercept"], 1.0, 1e-12) and f["slope_half"] < 1e-9,
+           "slope fit: exact line")
+    # y = 3 + 0.5 x + noise; reference values computed by hand (numpy-free)
+    x = [0, 1, 10, 50, 100] * 3
+    noise = [0.3, -0.2, 0.1, -0.4, 0.2, -0.1, 0.25, -0.3, 0.35, -0.15, 0.05, 0.0, -0.25, 0.4, -0.2]
+    y = [3 + 0.5 * a + e for a, e in zip(x, noise)]
+    f = linfit(x, y)
+    n = len(x)
+    mx = sum(x) / n
+    sxx = sum((a - mx) ** 2 for a in x)
+    b = sum((a - mx) * (c - sum(y) / n) for a, c in zip(x, y)) / sxx
+    tap.ok(close(f["slope"], b, 1e-12) and f["slope"] - f["slope_half"] < 0.5 < f["slope"] + f["slope_half"],
+           "slope fit: noisy line, CI covers the true slope", f)
+    # ministat agreement on several data sets
+    if shutil.which("ministat"):
+        rng = random.Random(4)
+        wd = tempfile.mkdtemp(prefix="ncr-selftest-")
+        agree, details = True, []
+        sets = []
+        for i in range(6):
+            na, nb = rng.randint(5, 14), rng.randint(5, 14)
+            shift = (0, 0.5, 2.0, 5.0, -3.0, 0.1)[i]
+            a = [100 + rng.gauss(0, 2) for _ in range(na)]
+            bb = [100 + shift + rng.gauss(0, 2) for _ in range(nb)]
+            sets.append((a, bb))
+        for i, (a, bb) in enumerate(sets):
+            verdict, out = run_ministat(a, bb, "a%d" % i, "b%d" % i, wd)
+            ours = pooled_t(a, bb)
+            if verdict is None:
+                agree = False
+                details.append("ministat output unparsed: " + out[-200:])
+                continue
+            proven = verdict[0].startswith("Difference")
+            if proven != ours["proven"] and abs(abs(ours["diff"]) - ours["half"]) > 1e-3 * ours["half"]:
+                agree = False
+                details.append("set %d: ministat %s, ours proven=%s" % (i, verdict[0], ours["proven"]))
+            if proven:
+                d = parse_ministat_difference(verdict)
+                if not (close(d[0], ours["diff"], 1e-4) and close(d[1], ours["half"], 2e-3) and
+                        close(d[2], ours["rel"], 1e-4) and close(d[3], ours["rel_half"], 2e-3)):
+                    agree = False
+                    details.append("set %d: ministat %s ours %s" % (i, d, ours))
+        shutil.rmtree(wd, ignore_errors=True)
+        nproven = sum(1 for a, bb in sets if pooled_t(a, bb)["proven"])
+        tap.ok(agree and 0 < nproven < len(sets),
+               "own pooled Student's t agrees with ministat -c 95 (verdicts, difference, CI) on 6 data sets",
+               "\n".join(details) or "need both verdicts among the sets")
+        verdict, _ = run_ministat([1, 2, 3, 4, 5], [2, 3, 4, 5, 9], "x", "y", tempfile.mkdtemp(prefix="ncr-"))
+        tap.ok(verdict == ["No difference proven at 95.0% confidence"], "ministat verdict quoted verbatim", verdict)
+    else:
+        tap.ok(False, "ministat installed (apt-get install ministat)")
+    # generators, against the selftest's method
+    b, v = entry_bounds(TYPES["net_port"])
+    tap.ok(len(b) == 1001 and b[0] == (1, 2) and b[1] == (3, 4) and v == b[-1][0],
+           "generator: entries+1 ranges [s, s+1] two apart; packet hits the last one")
+    tap.ok(element(TYPES["net_port"], "test", 1, 2) == "10.0.0.6-10.0.0.7 . 2-3" and
+           element(TYPES["net_port"], "norange", 1, 2) == "10.0.0.6 . 2" and
+           element(TYPES["net_port"], "noconcat", 1, 2) == "10.0.0.6-10.0.0.7",
+           "generator: element formats as in nft_concat_range.sh (test, norange, noconcat)")
+    tap.ok(element(TYPES["net6_port_mac_proto"], "test", 10, 11) ==
+           "2001:db8::0000:000a-2001:db8::0000:000b . 11-12 . 00:01:00:00:00:0a-00:01:00:00:00:0b . udp",
+           "generator: IPv6, MAC and proto fields")
+    b, _ = entry_bounds(dict(TYPES["net_port"], entries=40000))
+    tap.ok(all((s // 65534) == (e // 65534) for s, e in b), "generator: no range crosses a port wrap")
+    r = gen_rules(TYPES["net_port"], "pipapo", 3)
+    tap.ok(r.count("@test") == 3 and r.count("drop") == 1 and r.startswith("flush chain"),
+           "rules: N lookup rules, the last one counts and drops")
+    tap.ok("counter name \"test\" drop" in gen_rules(TYPES["net_port"], "drop", 0), "rules: drop-only cell")
+    p = packet(TYPES["net6_port"])
+    tap.ok(p["ipver"] == 6 and p["addr"] == fmt_addr6(2010) and p["size"] == 100, "packet fields of net6,port", p)
+    # paired per-lookup cost
+    cells = Cells([dict(role="r", samples=[
+        dict(cell="d", boot="b", rep=1, valid=True, pps=1e6, knob_req="-", knob="-"),
+        dict(cell="x", boot="b", rep=1, valid=True, pps=5e5, knob_req="-", knob="-"),
+        dict(cell="d", boot="b", rep=2, valid=True, pps=1e6, knob_req="-", knob="-"),
+        dict(cell="x", boot="b", rep=2, valid=False, pps=1e5, knob_req="-", knob="-")])])
+    tap.ok(cells.paired_ns("r", "x", "d", 1) == [1000.0] and cells.status("r", "x") == "INVALID 1/2",
+           "per-lookup ns paired per repetition; an invalid sample invalidates its cell")
+    # the whole report pipeline on synthetic samples with known costs
+    wd = tempfile.mkdtemp(prefix="ncr-synth-")
+    try:
+        model = synth_results(wd)
+        rc = do_report(argparse.Namespace(resdir=wd, quiet=True))
+        res = json.load(open(os.path.join(wd, "results.json")))
+        t1 = res["tables"]["T1"]["rows"][0]["kernels"]
+        got = t1["patched-retpoline"]["ns"]["pipapo"]["median"]
+        tap.ok(rc == 0 and abs(got - model["T1 pipapo patched"]) < 0.05 * model["T1 pipapo patched"],
+               "report on synthetic data: T1 ns per lookup recovered (%.1f vs %.1f)" % (got, model["T1 pipapo patched"]))
+        f = res["tables"]["T3"]["fits"]["1"]
+        tap.ok(f and abs(f["slope"] - model["T3 slope k1"]) < max(f["slope_half"], 1.0),
+               "report on synthetic data: T3 slope recovered (%.2f +/- %.2f vs %.2f)" % (
+                   f["slope"] if f else 0, f["slope_half"] if f else 0, model["T3 slope k1"]))
+        t2 = res["tables"]["T2"]
+        tap.ok(t2["rows"][2]["direct_vs_indirect"].get("proven") is True and "No difference proven" in t2["aa"]["verdict"]
+               or "Difference" in t2["aa"]["verdict"],
+               "report on synthetic data: T2 verdicts by ministat, A/A row present", t2["aa"]["verdict"])
+        t1inv = res["tables"]["T1"]["rows"][1]["kernels"]["baseline-retpoline"]["status"]["hash"]
+        tap.ok(t1inv.startswith("INVALID"), "report on synthetic data: a cell with a bad counter is INVALID", t1inv)
+        text = open(os.path.join(wd, "report.md")).read()
+        tap.ok(all(t + ":" in text for t in ALL_TABLES) and "INVALID" in text, "report on synthetic data: report.md tables")
+        if shutil.which("gnuplot"):
+            tap.ok(all(os.path.isfile(os.path.join(wd, t + ".svg")) for t in ALL_TABLES), "report on synthetic data: SVGs")
+        else:
+            tap.ok(False, "gnuplot installed (apt-get install gnuplot-nox)")
+        v = subprocess.run([sys.executable, os.path.abspath(__file__), "validate", wd],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        tap.ok(v.returncode != 0 and "not ok" in v.stdout and "INVALID" not in v.stdout,
+               "validate flags the invalid synthetic sample", v.stdout[-400:])
+    finally:
+        shutil.rmtree(wd, ignore_errors=True)
+    if args.count_file:
+        write(args.count_file, "%d %d\n" % (tap.n, tap.failed))
+    return 1 if tap.failed else 0
+
+
+def synth_results(wd):
+    """A results directory with samples drawn from a known cost model:
+    ns/packet = drop + n * lookup (per backend, kernel, knob) + noise."""
+    rng = random.Random(7)
+    drop_ns = 800.0
+    cost = {("baseline", "-"): 60.0, ("patched", "-"): 50.0, ("patched", "0"): 50.0,
+            ("patched", "1"): 65.0, ("plain", "-"): 48.0}
+    write(os.path.join(wd, "run.env"), "mode=default\ntables=T1,T2,T3,T4,T5\nrounds=2\nreps_per_boot=4\n"
+          "duration=0.5\nt2_lookups=10\nknob=net.netfilter.nft_force_indirect_calls\nburst=1000\n"
+          "date=synthetic\n")
+    kt = []
+    for role in ROLES:
+        kt.append("%s\tok\t%s" % (role, wd))
+        for rnd in (1, 2):
+            d = os.path.join(wd, "raw", "r%d-%s" % (rnd, role))
+            os.makedirs(os.path.join(d, "out"))
+            write(os.path.join(d, "boot.json"), json.dumps(dict(role=role, round=rnd, kernel=wd, status=0)))
+            lines = []
+            variant, flavor = ROLES[role]
+            key = "plain" if flavor == "plain" else variant
+            for g, cells in groups_for(role, list(ALL_TABLES), DEFAULT_T2_LOOKUPS):
+                for rep in range(1, 5):
+                    for c in cells:
+                        k = c["knob"]
+                        per = cost.get((key, k), cost.get((key, "-")))
+                        ns = drop_ns + c["n"] * per * (1.0 if c["backend"] != "rbtree" else 1.3)
+                        ns *= 1 + rng.gauss(0, 0.002)
+                        pps = 1e9 / ns
+                        sofar = int(pps * 0.5)
+                        bad = role == "baseline-retpoline" and c["cell"] == "T1/port_net/hash/n1/k-" and rep == 2
+                        lines.append("\t".join(str(x) for x in (
+                            c["cell"], rep, k, k, 500000, sofar, 0, sofar - (1 if bad else 0), 0, "%.1f" % pps,
+                            0 if bad else 1, "counter %d != sent %d" % (sofar - 1, sofar) if bad else "ok")))
+            write(os.path.join(d, "out", "samples.tsv"), "\n".join(lines) + "\n")
+    write(os.path.join(wd, "kernels.tsv"), "\n".join(kt) + "\n")
+    return {"T1 pipapo patched": cost[("patched", "-")], "T3 slope k1": cost[("patched", "1")]}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("plan", help="write a boot's plan and nft scripts")
+    p.add_argument("--role", required=True, choices=sorted(ROLES))
+    p.add_argument("--tables", default=",".join(ALL_TABLES))
+    p.add_argument("--reps", type=int, default=3)
+    p.add_argument("--duration", default="1")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--dev", default="nftb0")
+    p.add_argument("--t2-lookups", type=int, default=DEFAULT_T2_LOOKUPS)
+    p.add_argument("--every", action="store_true", help="every scenario on this kernel (quick)")
+    p.add_argument("--out", required=True)
+    p = sub.add_parser("roles", help="kernel roles the tables need")
+    p.add_argument("--tables", default=",".join(ALL_TABLES))
+    p = sub.add_parser("report", help="results.json, report.md and SVGs of a results dir")
+    p.add_argument("resdir")
+    p.add_argument("--quiet", action="store_true")
+    p = sub.add_parser("validate", help="TAP checks of a results dir")
+    p.add_argument("resdir")
+    p.add_argument("--tap-start", type=int, default=0)
+    p.add_argument("--count-file")
+    p = sub.add_parser("selftest", help="TAP unit tests of the statistics")
+    p.add_argument("--tap-start", type=int, default=0)
+    p.add_argument("--count-file")
+    args = ap.parse_args()
+    if args.cmd == "plan":
+        write_plan(args)
+        return 0
+    if args.cmd == "roles":
+        for r in roles_for(parse_tables(args.tables)):
+            print("%s %s %s" % ((r,) + ROLES[r]))
+        return 0
+    if args.cmd == "report":
+        return do_report(args)
+    if args.cmd == "validate":
+        return do_validate(args)
+    return do_selftest(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
