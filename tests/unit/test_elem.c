@@ -62,6 +62,18 @@ static void test_elem_values(struct tap *t)
 			    "2001:db8::1 . 22-23"), "elem: ipv6 . port round trip");
 	TAP_OK(t, roundtrip("mark", "0x10-0x20", "0x00000010-0x00000020"),
 	       "elem: mark range round trip");
+	{
+		struct keytype kt;
+		char out[64];
+
+		keytype_parse(&kt, "mark");
+		kt.interval = 1;
+		TAP_OK(t, elem_parse(&e, &kt, "0x10-0x120", why, sizeof(why)) == 0 &&
+		       e.key[3] == 0x10 && e.key_end[2] == 0x01 &&
+		       elem_format(&kt, e.key, e.key_end, out, sizeof(out)) == 0 &&
+		       !strcmp(out, "0x00000010-0x00000120"),
+		       "elem: marks are big endian in interval sets (%s)", out);
+	}
 }
 
 static void test_elem_errors(struct tap *t)

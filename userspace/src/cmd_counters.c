@@ -283,7 +283,7 @@ int cmd_counters(struct ctx *c, int argc, char **argv)
 	}
 	if (argc == 2)
 		k.table = argv[1];
-	k.buf = malloc(DUMP_BUF);
+	k.buf = calloc(1, DUMP_BUF);
 	if (!k.buf)
 		return -ENOMEM;
 	printf("{\"rules\": [");

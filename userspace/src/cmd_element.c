@@ -94,6 +94,8 @@ static int ew_put(struct elem_writer *w, const uint8_t *key,
 	else
 		nftnl_set_elem_unset(e, NFTNL_SET_ELEM_TIMEOUT);
 	nftnl_set_elem_nlmsg_build(w->nlh, e, NFTA_LIST_ELEM);
+	if (txn_bytes(w->t) + w->nlh->nlmsg_len > w->t->max_bytes)
+		return -EMSGSIZE;
 	w->count++;
 	if (w->nlh->nlmsg_len >= TXN_ELEM_MSG_LIMIT)
 		return ew_close(w);
@@ -198,12 +200,6 @@ static int elem_one(struct ctx *c, struct elem_writer *w, const char *where,
 		err = ew_add(w, &el, why, sizeof(why));
 	if (err == -EINVAL)
 		elem_bad(c, w->si, where, text, why);
-	else if (err == -EMSGSIZE)
-		fprintf(stderr, "nftlab: %s: %s/%s/%s: transaction exceeds "
-			"--max-batch %zu bytes at element %llu: %s\n", c->op,
-			nl_family_name(w->si->family), w->si->table, w->si->name,
-			c->max_batch, (unsigned long long)w->count + 1,
-			strerror(EMSGSIZE));
 	return err;
 }
 
@@ -405,9 +401,12 @@ int cmd_element(struct ctx *c, int argc, char **argv)
 	if (!err)
 		err = ew_close(&w);
 	nftnl_set_elem_free(w.e);
-	if (err == -EMSGSIZE && !w.nlh)
-		fprintf(stderr, "nftlab: %s: transaction exceeds --max-batch "
-			"%zu bytes: %s\n", c->op, c->max_batch, strerror(EMSGSIZE));
+	if (err == -EMSGSIZE)
+		fprintf(stderr, "nftlab: %s: %s/%s/%s: transaction exceeds "
+			"--max-batch %zu bytes at element %llu, nothing sent: %s\n",
+			c->op, nl_family_name(si.family), si.table, si.name,
+			c->max_batch, (unsigned long long)w.count + 1,
+			strerror(EMSGSIZE));
 	if (err) {
 		txn_fini(&t);
 		return err;
@@ -468,7 +467,7 @@ static int get_cb(const struct nlmsghdr *nlh, void *data)
 
 static int elem_get_one(struct ctx *c, struct setinfo *si, const char *text)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE * 2], why[256];
+	char buf[16384] = { 0 }, why[256];
 	struct get_print p = { .si = si };
 	struct nftnl_set_elem *e;
 	struct nlmsghdr *nlh;

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <linux/if_arp.h>
 #include <linux/if_ether.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
@@ -89,6 +90,21 @@ static int rule_cmp_eq(struct nftnl_rule *r, const void *data, uint32_t len)
 	return 0;
 }
 
+static int rule_hton32(struct nftnl_rule *r, uint32_t reg)
+{
+	struct nftnl_expr *e;
+	int err = rule_expr(r, &e, "byteorder");
+
+	if (err)
+		return err;
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_SREG, reg);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_DREG, reg);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_OP, NFT_BYTEORDER_HTON);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_LEN, 4);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_SIZE, 4);
+	return 0;
+}
+
 /* The L3 check nft puts before ip/ip6 fields in netdev/bridge/inet. */
 static int rule_l3_dep(struct ctx *c, struct nftnl_rule *r, uint16_t family,
 		       uint32_t type)
@@ -118,8 +134,10 @@ static int rule_l3_dep(struct ctx *c, struct nftnl_rule *r, uint16_t family,
 }
 
 static int rule_load_field(struct ctx *c, struct nftnl_rule *r, uint16_t family,
-			   const struct kt_field *f, uint32_t dreg)
+			   const struct kt_field *f, int interval, uint32_t dreg)
 {
+	int err;
+
 	switch (f->type) {
 	case TYPE_IPADDR:
 		return rule_payload(r, NFT_PAYLOAD_NETWORK_HEADER, 16, 4, dreg);
@@ -130,7 +148,9 @@ static int rule_load_field(struct ctx *c, struct nftnl_rule *r, uint16_t family,
 	case TYPE_INET_PROTOCOL:
 		return rule_meta(r, NFT_META_L4PROTO, dreg);
 	case TYPE_MARK:
-		return rule_meta(r, NFT_META_MARK, dreg);
+		err = rule_meta(r, NFT_META_MARK, dreg);
+		/* interval sets hold marks big endian */
+		return err || !interval ? err : rule_hton32(r, dreg);
 	case TYPE_ETHERADDR:
 		if (family == NFPROTO_NETDEV || family == NFPROTO_BRIDGE)
 			return rule_payload(r, NFT_PAYLOAD_LL_HEADER, 0, 6, dreg);
@@ -147,6 +167,19 @@ static int rule_lookups(struct ctx *c, struct nftnl_rule *r,
 	const struct keytype *kt = &si->kt;
 	int err;
 
+	for (unsigned int i = 0; i < kt->nfields; i++) {
+		if (kt->f[i].type == TYPE_ETHERADDR &&
+		    si->family == NFPROTO_NETDEV) {
+			uint16_t ether = ARPHRD_ETHER;	/* host order */
+
+			err = rule_meta(r, NFT_META_IIFTYPE, NFT_REG_1);
+			if (!err)
+				err = rule_cmp_eq(r, &ether, sizeof(ether));
+			if (err)
+				return err;
+			break;
+		}
+	}
 	for (unsigned int i = 0; i < kt->nfields; i++) {
 		uint32_t type = kt->f[i].type;
 
@@ -165,7 +198,8 @@ static int rule_lookups(struct ctx *c, struct nftnl_rule *r,
 			uint32_t dreg = i ? NFT_REG32_00 + kt->f[i].offset / 4 :
 				NFT_REG_1;
 
-			err = rule_load_field(c, r, si->family, &kt->f[i], dreg);
+			err = rule_load_field(c, r, si->family, &kt->f[i],
+					      kt->interval, dreg);
 			if (err)
 				return err;
 		}

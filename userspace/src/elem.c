@@ -80,7 +80,7 @@ static int parse_ether(const char *s, uint8_t *out)
 }
 
 /* Parse one value of a field type into out (field length bytes). */
-static int parse_value(uint32_t type, const char *s, uint8_t *out,
+static int parse_value(uint32_t type, int be, const char *s, uint8_t *out,
 		       char *why, size_t whylen)
 {
 	uint64_t v;
@@ -130,8 +130,8 @@ static int parse_value(uint32_t type, const char *s, uint8_t *out,
 			return why_set(why, whylen, "mark %s out of range (32 bits)", s);
 		if (err)
 			return why_set(why, whylen, "'%s' is not a mark", s);
-		m = (uint32_t)v;
-		memcpy(out, &m, sizeof(m));	/* host byte order */
+		m = be ? htonl((uint32_t)v) : (uint32_t)v;
+		memcpy(out, &m, sizeof(m));	/* host order unless be */
 		return 0;
 	}
 	}
@@ -139,10 +139,10 @@ static int parse_value(uint32_t type, const char *s, uint8_t *out,
 }
 
 /* Compare two values of a field as numbers. */
-static int value_cmp(uint32_t type, const uint8_t *a, const uint8_t *b,
-		     uint32_t len)
+static int value_cmp(uint32_t type, int be, const uint8_t *a,
+		     const uint8_t *b, uint32_t len)
 {
-	if (type == TYPE_MARK) {
+	if (type == TYPE_MARK && !be) {
 		uint32_t x, y;
 
 		memcpy(&x, a, 4);
@@ -162,7 +162,7 @@ static int parse_prefix(const struct kt_field *f, const char *addr,
 	if (f->type != TYPE_IPADDR && f->type != TYPE_IP6ADDR)
 		return why_set(why, whylen, "prefix on a %s field",
 			       keytype_field_name(f->type));
-	err = parse_value(f->type, addr, lo, why, whylen);
+	err = parse_value(f->type, 1, addr, lo, why, whylen);
 	if (err)
 		return err;
 	if (parse_u64(plen, f->len * 8, &bits))
@@ -178,8 +178,8 @@ static int parse_prefix(const struct kt_field *f, const char *addr,
 }
 
 /* One field token: VALUE, VALUE-VALUE or ADDR/LEN. tok is modified. */
-static int parse_field(const struct kt_field *f, char *tok, uint8_t *lo,
-		       uint8_t *hi, char *why, size_t whylen)
+static int parse_field(const struct kt_field *f, int be, char *tok,
+		       uint8_t *lo, uint8_t *hi, char *why, size_t whylen)
 {
 	char *sep;
 	int err;
@@ -192,17 +192,17 @@ static int parse_field(const struct kt_field *f, char *tok, uint8_t *lo,
 	sep = strchr(tok, '-');
 	if (sep && sep != tok) {
 		*sep = '\0';
-		err = parse_value(f->type, tok, lo, why, whylen);
+		err = parse_value(f->type, be, tok, lo, why, whylen);
 		if (!err)
-			err = parse_value(f->type, sep + 1, hi, why, whylen);
+			err = parse_value(f->type, be, sep + 1, hi, why, whylen);
 		if (err)
 			return err;
-		if (value_cmp(f->type, lo, hi, f->len) > 0)
+		if (value_cmp(f->type, be, lo, hi, f->len) > 0)
 			return why_set(why, whylen, "range %s-%s: start above end",
 				       tok, sep + 1);
 		return 0;
 	}
-	err = parse_value(f->type, tok, lo, why, whylen);
+	err = parse_value(f->type, be, tok, lo, why, whylen);
 	if (!err)
 		memcpy(hi, lo, f->len);
 	return err;
@@ -262,7 +262,7 @@ int elem_parse(struct elem *e, const struct keytype *kt, const char *text,
 		if (i == ntok || !strcmp(tok[i], ".") || !strcmp(tok[i], "timeout"))
 			return why_set(why, whylen, "missing %s value",
 				       keytype_field_name(f->type));
-		err = parse_field(f, tok[i++], e->key + f->offset,
+		err = parse_field(f, kt->interval, tok[i++], e->key + f->offset,
 				  e->key_end + f->offset, why, whylen);
 		if (err)
 			return err;
@@ -294,7 +294,8 @@ int elem_parse(struct elem *e, const struct keytype *kt, const char *text,
 	return 0;
 }
 
-static int format_value(uint32_t type, const uint8_t *v, char *buf, size_t len)
+static int format_value(uint32_t type, int be, const uint8_t *v, char *buf,
+			size_t len)
 {
 	char tmp[INET6_ADDRSTRLEN];
 	uint32_t m;
@@ -318,7 +319,7 @@ static int format_value(uint32_t type, const uint8_t *v, char *buf, size_t len)
 		return snprintf(buf, len, "%u", (unsigned int)(v[0] << 8 | v[1]));
 	case TYPE_MARK:
 		memcpy(&m, v, 4);
-		return snprintf(buf, len, "0x%08x", m);
+		return snprintf(buf, len, "0x%08x", be ? ntohl(m) : m);
 	}
 	return snprintf(buf, len, "?");
 }
@@ -339,7 +340,8 @@ int elem_format(const struct keytype *kt, const uint8_t *key,
 				return -ENOSPC;
 			off += (size_t)n;
 		}
-		n = format_value(f->type, key + f->offset, buf + off, len - off);
+		n = format_value(f->type, kt->interval, key + f->offset, buf + off,
+				 len - off);
 		if (n < 0 || (size_t)n >= len - off)
 			return -ENOSPC;
 		off += (size_t)n;
@@ -347,8 +349,8 @@ int elem_format(const struct keytype *kt, const uint8_t *key,
 			if (off + 1 >= len)
 				return -ENOSPC;
 			buf[off++] = '-';
-			n = format_value(f->type, key_end + f->offset, buf + off,
-					 len - off);
+			n = format_value(f->type, kt->interval, key_end + f->offset,
+					 buf + off, len - off);
 			if (n < 0 || (size_t)n >= len - off)
 				return -ENOSPC;
 			off += (size_t)n;
@@ -367,7 +369,7 @@ static int key_step(const struct keytype *kt, const uint8_t *in, uint8_t *out,
 	const struct kt_field *f = &kt->f[0];
 
 	memcpy(out, in, kt->key_len);
-	if (f->type == TYPE_MARK) {
+	if (f->type == TYPE_MARK && !kt->interval) {
 		uint32_t m;
 
 		memcpy(&m, out, 4);

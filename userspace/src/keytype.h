@@ -32,6 +32,8 @@ struct keytype {
 	unsigned int nfields;
 	struct kt_field f[KT_MAX_FIELDS];
 	uint32_t key_len;	/* sum of padded field lengths */
+	int interval;		/* interval set: host-endian fields (mark) are
+				 * stored big endian, as nft does for ranges */
 };
 
 int keytype_parse(struct keytype *kt, const char *spec);

@@ -28,6 +28,7 @@ static int setinfo_cb(const struct nlmsghdr *nlh, void *data)
 		p->err = keytype_from_id(&p->si->kt,
 					 nftnl_set_get_u32(s, NFTNL_SET_KEY_TYPE),
 					 nftnl_set_get_u32(s, NFTNL_SET_KEY_LEN));
+		p->si->kt.interval = !!(p->si->flags & NFT_SET_INTERVAL);
 	}
 	nftnl_set_free(s);
 	return 0;
@@ -36,7 +37,7 @@ static int setinfo_cb(const struct nlmsghdr *nlh, void *data)
 /* -ENOENT etc. from the kernel land in e; -EOPNOTSUPP: unknown key type. */
 int setinfo_get(struct nl *nl, struct setinfo *si, struct nl_err *e)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
+	char buf[16384] = { 0 };
 	struct setinfo_parse p = { .si = si, .err = -ENOENT };
 	struct nftnl_set *s = nftnl_set_alloc();
 	struct nlmsghdr *nlh;

@@ -58,6 +58,12 @@ size_t txn_bytes(const struct txn *t)
 struct nlmsghdr *txn_msg_begin(struct txn *t, uint16_t type, uint16_t family,
 			       uint16_t flags)
 {
+	/*
+	 * libmnl leaves attribute padding as it finds it: zero the room a
+	 * message may use (the page always has TXN_MAX_MSG bytes left) so no
+	 * stale heap bytes reach the kernel.
+	 */
+	memset(nftnl_batch_buffer(t->batch), 0, TXN_MAX_MSG);
 	return nftnl_nlmsg_build_hdr(nftnl_batch_buffer(t->batch), type, family,
 				     flags | NLM_F_ACK, t->seq_next++);
 }
@@ -189,7 +195,7 @@ static int txn_set_buffers(struct nl *nl, size_t sndbuf, size_t rcvbuf)
 static int txn_collect(const struct txn *t, struct nl *nl, struct iovec *iov,
 		       int iovlen, const struct txn_reporter *rep)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE * 4];
+	char buf[32768];
 	unsigned int acks = 0, errors = 0;
 	int first = 0;
 

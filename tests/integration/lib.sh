@@ -1,0 +1,118 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers of the nftlab integration tests (sourced).
+#
+# Environment:  NFTLAB          path of the nftlab binary (required)
+#               NFTLAB_WRAPPER  command prefix, e.g. "valgrind -q ..." (optional)
+# Exit codes follow kselftest: 0 pass, 1 fail, 4 skip.
+
+: "${NFTLAB:?set NFTLAB to the nftlab binary}"
+: "${NFTLAB_WRAPPER:=}"
+readonly ksft_skip=4
+
+TESTS=0
+FAILED=0
+NS=""
+NS2=""
+TMP=""
+read -r -a WRAP <<< "$NFTLAB_WRAPPER"
+
+ok() {
+	TESTS=$((TESTS + 1))
+	echo "ok $TESTS - $*"
+}
+
+not_ok() {
+	TESTS=$((TESTS + 1))
+	FAILED=$((FAILED + 1))
+	echo "not ok $TESTS - $*"
+}
+
+# check NAME CMD...: one TAP line from CMD's exit status
+check() {
+	local name=$1
+	shift
+	if "$@"; then ok "$name"; else not_ok "$name"; fi
+}
+
+diag() {
+	sed 's/^/# /'
+}
+
+skip_all() {
+	echo "1..0 # SKIP $*"
+	exit "$ksft_skip"
+}
+
+cleanup() {
+	if [ -n "$NS" ]; then
+		ip netns del "$NS" 2>/dev/null
+	fi
+	if [ -n "$NS2" ]; then
+		ip netns del "$NS2" 2>/dev/null
+	fi
+	if [ -n "$TMP" ]; then
+		rm -rf "$TMP"
+	fi
+}
+
+require() {
+	local tool
+	[ "$(id -u)" = 0 ] || skip_all "needs root (CAP_NET_ADMIN)"
+	for tool in ip nft jq "$NFTLAB"; do
+		command -v "$tool" >/dev/null || skip_all "$tool not found"
+	done
+}
+
+# A fresh network namespace, always removed on exit.
+setup_netns() {
+	NS="nftlab-$(basename "$0" .sh)-$$"
+	trap cleanup EXIT
+	trap 'exit 1' INT TERM
+	TMP=$(mktemp -d "${TMPDIR:-/tmp}/nftlab-test.XXXXXX") ||
+		skip_all "cannot create a temporary directory"
+	if ! ip netns add "$NS" 2>"$TMP/netns.err"; then
+		NS=""
+		skip_all "ip netns add failed: $(head -1 "$TMP/netns.err")"
+	fi
+	ip netns exec "$NS" ip link set lo up
+	ip netns exec "$NS" nft list ruleset >/dev/null 2>&1 ||
+		skip_all "nf_tables not usable in a network namespace"
+}
+
+# second namespace for side-by-side comparisons
+setup_netns2() {
+	NS2="${NS}-b"
+	ip netns add "$NS2" || return 1
+	ip netns exec "$NS2" ip link set lo up
+}
+
+# run nftlab in the namespace; stderr to $TMP/err, echoed as TAP comments
+nftlab() {
+	local rc=0
+	ip netns exec "$NS" "${WRAP[@]}" "$NFTLAB" "$@" 2>"$TMP/err" || rc=$?
+	diag < "$TMP/err"
+	return "$rc"
+}
+
+nftlab_raw() {
+	ip netns exec "$NS" "${WRAP[@]}" "$NFTLAB" "$@"
+}
+
+nftns() {
+	ip netns exec "$NS" nft "$@"
+}
+
+# The ruleset without the parts that change on their own (timeouts).
+ruleset() {
+	ip netns exec "${1:-$NS}" nft list ruleset | sed -E 's/ expires [0-9hms]+//g'
+}
+
+finish() {
+	echo "1..$TESTS"
+	if [ "$FAILED" -ne 0 ]; then
+		echo "# $FAILED of $TESTS tests failed"
+		exit 1
+	fi
+	exit 0
+}
