@@ -1032,8 +1032,8 @@ def gnuplot_svg(resdir, name, title, data, script_body):
     gp = os.path.join(resdir, name + ".gp")
     svg = os.path.join(resdir, name + ".svg")
     write(dat, data)
-    write(gp, "set terminal svg size 900,500 dynamic font 'sans,11'\nset output '%s'\nset title \"%s\"\n%s\n"
-          % (svg, title.replace('"', "'"), script_body.replace("@DAT@", dat)))
+    write(gp, "set terminal svg size %d,600 dynamic font 'sans,11'\nset output '%s'\nset title \"%s\"\n%s\n"
+          % (1200 if name == "T1" else 900, svg, title.replace('"', "'"), script_body.replace("@DAT@", dat)))
     if not shutil.which("gnuplot"):
         return "gnuplot not installed"
     r = subprocess.run(["gnuplot", gp], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -1050,7 +1050,7 @@ def err_bar(sm, scale=1.0):
 
 
 HIST = ("set style data histograms\nset style histogram errorbars gap 2 lw 1\n"
-        "set style fill solid 0.6 border -1\nset xtics rotate by -35\nset grid ytics\nset key top right\n"
+        "set style fill solid 0.6 border -1\nset xtics rotate by -35\nset grid ytics\nset key outside top center horizontal\n"
         "set yrange [0:*]\n")
 
 
@@ -1066,7 +1066,7 @@ def plots(rep):
                     vb = err_bar(row["kernels"][base]["ns"].get(b))
                     vp = err_bar(row["kernels"][pat]["ns"].get(b))
                     lines.append('"%s %s" %s %s' % (row["display"], b, " ".join(vb), " ".join(vp)))
-            body = (HIST + "set ylabel 'ns per lookup (median, 95% CI)'\nset bmargin 8\n"
+            body = (HIST + "set ylabel 'ns per lookup (median, 95% CI)'\nset bmargin 10\nset rmargin 8\n"
                     "plot '@DAT@' using 2:3:4:xtic(1) title 'baseline', '' using 5:6:7 title 'patched'")
         elif t == "T2":
             lines = ["# backend direct lo hi indirect lo hi plain lo hi"]
