@@ -126,6 +126,21 @@ test_generated() {
 	same_elems "ipv6 . mac ranges equal nft's" netdev perf m ref
 }
 
+# A transaction of several messages and batch pages: every ACK collected,
+# an error in a late message still names its element.
+test_multi_message() {
+	expect_ok "big hash set" set add netdev perf big --type ipv4_addr --size 100000
+	expect_ok "30000 elements (9 messages, 2 pages)" element add netdev perf big \
+		--gen addr4 --start 100000 --count 30000
+	check "all 30000 elements present" [ "$(nftns -j list set netdev perf big |
+		jq '.nftables[1].set.elem | length')" = 30000 ]
+	nftlab_raw gen addr4 --start 200000 --count 30000 > "$TMP/big.txt"
+	nftlab_raw gen addr4 --start 120000 --count 1 >> "$TMP/big.txt"
+	expect_fail "duplicate in the last message is named" \
+		"netdev/perf/big: $(tail -1 "$TMP/big.txt"): File exists" \
+		element add netdev perf big --file "$TMP/big.txt"
+}
+
 test_file_timeouts() {
 	cat > "$TMP/t.txt" <<-'EOT'
 	# comments and blank lines are skipped
@@ -248,6 +263,7 @@ require
 setup_netns
 test_lifecycle
 test_generated
+test_multi_message
 test_file_timeouts
 test_get_del
 test_rules_counters

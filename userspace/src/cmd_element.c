@@ -180,16 +180,29 @@ static int elem_fmt(const struct nlattr *elem, char *buf, size_t len, void *data
 	return elem_format(&si->kt, key, has_end ? key_end : NULL, buf, len);
 }
 
+/* where: "FILE:LINE" context for messages, built only when needed */
+struct elem_src {
+	const char *file;	/* NULL: command line */
+	unsigned long line;
+};
+
 static void elem_bad(const struct ctx *c, const struct setinfo *si,
-		     const char *where, const char *text, const char *why)
+		     const struct elem_src *src, const char *text,
+		     const char *why)
 {
-	fprintf(stderr, "nftlab: %s: %s/%s/%s: %s%s%s: %s\n", c->op,
-		nl_family_name(si->family), si->table, si->name,
-		where ? where : "", where ? ": " : "", text, why);
+	char where[300] = "";
+
+	if (src && src->file && src->line)
+		snprintf(where, sizeof(where), "%s:%lu: ", src->file, src->line);
+	else if (src && src->file)
+		snprintf(where, sizeof(where), "%s: ", src->file);
+	fprintf(stderr, "nftlab: %s: %s/%s/%s: %s%s: %s\n", c->op,
+		nl_family_name(si->family), si->table, si->name, where, text,
+		why);
 }
 
-static int elem_one(struct ctx *c, struct elem_writer *w, const char *where,
-		    const char *text)
+static int elem_one(struct ctx *c, struct elem_writer *w,
+		    const struct elem_src *src, const char *text)
 {
 	struct elem el;
 	char why[256];
@@ -199,7 +212,7 @@ static int elem_one(struct ctx *c, struct elem_writer *w, const char *where,
 	if (!err)
 		err = ew_add(w, &el, why, sizeof(why));
 	if (err == -EINVAL)
-		elem_bad(c, w->si, where, text, why);
+		elem_bad(c, w->si, src, text, why);
 	return err;
 }
 
@@ -207,9 +220,9 @@ static int elem_from_file(struct ctx *c, struct elem_writer *w,
 			  const char *path)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	char *line = NULL, where[300];
+	struct elem_src src = { .file = path, .line = 0 };
+	char *line = NULL;
 	size_t cap = 0;
-	unsigned long lineno = 0;
 	int err = 0;
 
 	if (!f) {
@@ -221,11 +234,10 @@ static int elem_from_file(struct ctx *c, struct elem_writer *w,
 	while (getline(&line, &cap, f) >= 0) {
 		const char *text = elem_trim(line);
 
-		lineno++;
+		src.line++;
 		if (!*text)
 			continue;
-		snprintf(where, sizeof(where), "%s:%lu", path, lineno);
-		err = elem_one(c, w, where, text);
+		err = elem_one(c, w, &src, text);
 		if (err)
 			break;
 	}
@@ -238,6 +250,7 @@ static int elem_from_file(struct ctx *c, struct elem_writer *w,
 static int elem_from_gen(struct ctx *c, struct elem_writer *w,
 			 const struct elem_opts *o)
 {
+	struct elem_src src = { .file = "generated", .line = 0 };
 	struct gen g;
 	char text[256];
 	int ret;
@@ -253,7 +266,8 @@ static int elem_from_gen(struct ctx *c, struct elem_writer *w,
 		return -EINVAL;
 	}
 	while ((ret = gen_next(&g, text, sizeof(text))) > 0) {
-		ret = elem_one(c, w, "generated", text);
+		src.line++;
+		ret = elem_one(c, w, &src, text);
 		if (ret)
 			return ret;
 	}

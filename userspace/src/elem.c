@@ -58,6 +58,27 @@ static int parse_u64(const char *s, uint64_t max, uint64_t *out)
 	return 0;
 }
 
+/* Dotted quad, as inet_pton(): four decimal octets, no leading zeros. */
+static int parse_ipv4(const char *s, uint8_t *out)
+{
+	for (int i = 0; i < 4; i++) {
+		unsigned int v = 0;
+		const char *start = s;
+
+		while (*s >= '0' && *s <= '9') {
+			v = v * 10 + (unsigned int)(*s++ - '0');
+			if (v > 255)
+				return -EINVAL;
+		}
+		if (s == start || (s - start > 1 && *start == '0'))
+			return -EINVAL;
+		out[i] = (uint8_t)v;
+		if (i < 3 && *s++ != '.')
+			return -EINVAL;
+	}
+	return *s ? -EINVAL : 0;
+}
+
 static int parse_ether(const char *s, uint8_t *out)
 {
 	for (int i = 0; i < 6; i++) {
@@ -88,7 +109,7 @@ static int parse_value(uint32_t type, int be, const char *s, uint8_t *out,
 
 	switch (type) {
 	case TYPE_IPADDR:
-		if (inet_pton(AF_INET, s, out) != 1)
+		if (parse_ipv4(s, out))
 			return why_set(why, whylen, "'%s' is not an IPv4 address", s);
 		return 0;
 	case TYPE_IP6ADDR:
