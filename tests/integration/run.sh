@@ -79,6 +79,16 @@ test_lifecycle() {
 	expect_ok "inet base chain" table add inet filter
 	expect_ok "inet input chain" \
 		chain add inet filter input --hook input --priority filter --policy accept
+	expect_ok "netdev egress chain on lo" \
+		chain add netdev perf out --hook egress --dev lo --priority -100
+	expect_ok "ip6 table" table add ip6 six
+	expect_ok "ip6 prerouting chain, named priority" \
+		chain add ip6 six pre --hook prerouting --priority raw --policy drop
+	check "ip6 chain as nft shows it" [ "$(nftns -j list chain ip6 six pre |
+		jq -c '.nftables[1].chain | [.type, .hook, .prio, .policy]')" = '["filter","prerouting",-300,"drop"]' ]
+	expect_ok "regular chain" chain add inet filter sub
+	expect_ok "rule jumping to it" rule add inet filter input --verdict jump:sub
+	expect_ok "chain del" chain del ip6 six pre
 	expect_ok "concat interval set" set add netdev perf test \
 		--type 'ipv4_addr . inet_service' --flags interval
 	expect_ok "elements from arguments" element add netdev perf test \
@@ -163,6 +173,12 @@ test_get_del() {
 	check "element get prints the element" [ "$out" = "10.0.0.9 . 22" ]
 	out=$(nftlab element get netdev perf h 10.0.0.6)
 	check "element get on a hash set" [ "$out" = "10.0.0.6" ]
+	local range
+	range=$(sed -n 100p "$TMP/i.txt")
+	out=$(nftlab element get netdev perf i "${range%-*}")
+	check "element get on an interval set prints the range" [ "$out" = "$range" ]
+	out=$(nftlab element get netdev perf c '10.0.0.7 . 3')
+	check "element get inside a concatenated range" [ "$out" = "10.0.0.6-10.0.0.7 . 2-3" ]
 	expect_fail "element get of a missing element" \
 		'perf/h: 10.9.9.9: No such file or directory' \
 		element get netdev perf h 10.9.9.9

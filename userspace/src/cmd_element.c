@@ -437,33 +437,36 @@ int cmd_element(struct ctx *c, int argc, char **argv)
 	return err;
 }
 
-/* element get: ask the kernel for each element, print what it returns. */
-struct get_print {
+/*
+ * element get: ask the kernel for the element and print what it returns.
+ * A single-field interval set answers with the range's start element; a
+ * second lookup flagged NFT_SET_ELEM_INTERVAL_END returns the end element
+ * (end + 1), as nft does, to print the whole range.
+ */
+struct get_result {
 	const struct setinfo *si;
-	unsigned int found;
+	uint8_t key[KT_MAX_KEY];
+	uint8_t key_end[KT_MAX_KEY];
+	int found, has_end;
 };
 
-static int get_print_elem(struct nftnl_set_elem *e, void *data)
+static int get_take_elem(struct nftnl_set_elem *e, void *data)
 {
-	struct get_print *p = data;
-	const struct keytype *kt = &p->si->kt;
+	struct get_result *g = data;
 	const void *key, *key_end = NULL;
-	uint32_t len = 0, flags = 0;
-	char text[512];
+	uint32_t len = 0, len_end = 0;
 
 	key = nftnl_set_elem_get(e, NFTNL_SET_ELEM_KEY, &len);
-	if (!key || len != kt->key_len)
+	if (g->found || !key || len != g->si->kt.key_len)
 		return 0;
 	if (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_KEY_END))
-		key_end = nftnl_set_elem_get(e, NFTNL_SET_ELEM_KEY_END, &len);
-	if (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_FLAGS))
-		flags = nftnl_set_elem_get_u32(e, NFTNL_SET_ELEM_FLAGS);
-	if (flags & NFT_SET_ELEM_INTERVAL_END)
-		return 0;
-	if (elem_format(kt, key, key_end, text, sizeof(text)))
-		return 0;
-	printf("%s\n", text);
-	p->found++;
+		key_end = nftnl_set_elem_get(e, NFTNL_SET_ELEM_KEY_END, &len_end);
+	memcpy(g->key, key, len);
+	if (key_end && len_end == len) {
+		memcpy(g->key_end, key_end, len);
+		g->has_end = 1;
+	}
+	g->found = 1;
 	return 0;
 }
 
@@ -474,27 +477,20 @@ static int get_cb(const struct nlmsghdr *nlh, void *data)
 	if (!s)
 		return -ENOMEM;
 	if (nftnl_set_elems_nlmsg_parse(nlh, s) >= 0)
-		nftnl_set_elem_foreach(s, get_print_elem, data);
+		nftnl_set_elem_foreach(s, get_take_elem, data);
 	nftnl_set_free(s);
 	return 0;
 }
 
-static int elem_get_one(struct ctx *c, struct setinfo *si, const char *text)
+static int elem_get_req(struct ctx *c, const struct setinfo *si,
+			const uint8_t *key, const uint8_t *key_end,
+			uint32_t flags, struct get_result *g, struct nl_err *ne)
 {
-	char buf[16384] = { 0 }, why[256];
-	struct get_print p = { .si = si };
+	char buf[16384] = { 0 };
 	struct nftnl_set_elem *e;
 	struct nlmsghdr *nlh;
 	struct nlattr *nest;
-	struct elem el;
-	struct nl_err ne;
-	int err;
 
-	err = elem_parse(&el, &si->kt, text, why, sizeof(why));
-	if (err) {
-		elem_bad(c, si, NULL, text, why);
-		return err;
-	}
 	e = nftnl_set_elem_alloc();
 	if (!e)
 		return -ENOMEM;
@@ -503,20 +499,58 @@ static int elem_get_one(struct ctx *c, struct setinfo *si, const char *text)
 	mnl_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_TABLE, si->table);
 	mnl_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_SET, si->name);
 	nest = mnl_attr_nest_start(nlh, NFTA_SET_ELEM_LIST_ELEMENTS);
-	nftnl_set_elem_set(e, NFTNL_SET_ELEM_KEY, el.key, si->kt.key_len);
-	if (setinfo_is_concat_interval(si))
-		nftnl_set_elem_set(e, NFTNL_SET_ELEM_KEY_END, el.key_end,
+	nftnl_set_elem_set(e, NFTNL_SET_ELEM_KEY, key, si->kt.key_len);
+	if (key_end)
+		nftnl_set_elem_set(e, NFTNL_SET_ELEM_KEY_END, key_end,
 				   si->kt.key_len);
+	if (flags)
+		nftnl_set_elem_set_u32(e, NFTNL_SET_ELEM_FLAGS, flags);
 	nftnl_set_elem_nlmsg_build(nlh, e, NFTA_LIST_ELEM);
 	mnl_attr_nest_end(nlh, nest);
 	nftnl_set_elem_free(e);
-	err = nl_talk(&c->nl, nlh, get_cb, &p, buf, sizeof(buf), &ne);
-	if (err)
+	memset(g, 0, sizeof(*g));
+	g->si = si;
+	return nl_talk(&c->nl, nlh, get_cb, g, buf, sizeof(buf), ne);
+}
+
+static int elem_get_one(struct ctx *c, struct setinfo *si, const char *text)
+{
+	struct get_result g, end;
+	struct nl_err ne;
+	struct elem el;
+	char why[256], out[512];
+	int err;
+
+	err = elem_parse(&el, &si->kt, text, why, sizeof(why));
+	if (err) {
+		elem_bad(c, si, NULL, text, why);
+		return err;
+	}
+	err = elem_get_req(c, si, el.key, setinfo_is_concat_interval(si) ?
+			   el.key_end : NULL, 0, &g, &ne);
+	if (!err && !g.found)
+		err = -ENOENT;
+	if (err) {
 		fprintf(stderr, "nftlab: %s: %s/%s/%s: %s: %s%s%s%s\n", c->op,
 			nl_family_name(si->family), si->table, si->name, text,
 			strerror(-err), ne.msg[0] ? " (" : "", ne.msg,
 			ne.msg[0] ? ")" : "");
-	return err;
+		return err;
+	}
+	if (setinfo_is_single_interval(si)) {
+		/* the range's end element holds end + 1; none: up to the top */
+		memset(g.key_end, 0xff, sizeof(g.key_end));
+		g.has_end = 1;
+		if (!elem_get_req(c, si, el.key_end, NULL,
+				  NFT_SET_ELEM_INTERVAL_END, &end, &ne) &&
+		    end.found && elem_key_dec(&si->kt, end.key, g.key_end))
+			memcpy(g.key_end, g.key, si->kt.key_len);
+	}
+	if (elem_format(&si->kt, g.key, g.has_end ? g.key_end : NULL, out,
+			sizeof(out)))
+		return -ENOSPC;
+	printf("%s\n", out);
+	return 0;
 }
 
 static int elem_get(struct ctx *c, struct setinfo *si, int argc, char **argv)
