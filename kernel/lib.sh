@@ -53,7 +53,7 @@ series_patches() {
 		"[lab]") cur=lab ;;
 		"[feature]") cur=feature ;;
 		"["*) die "kernel/patches/series: unknown group $line" ;;
-		*) [ "$cur" = "$group" ] && printf '%s\n' "${NFTLAB_PATCHES}/${line}" ;;
+		*) if [ "$cur" = "$group" ]; then printf '%s\n' "${NFTLAB_PATCHES}/${line}"; fi ;;
 		esac
 	done < "${NFTLAB_PATCHES}/series"
 }

@@ -1,0 +1,32 @@
+#!/bin/bash
+# The userspace integration suite (tests/integration/run.sh), run inside the
+# patched retpoline UML kernel instead of the host kernel.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tap.sh
+. "$top/tests/lab/tap.sh"
+
+make -s -C "$top/userspace" >/dev/null || tap_bail "cannot build userspace/nftlab"
+kernel=$("$top/kernel/build" um patched retpoline) || tap_bail "cannot build um patched retpoline"
+run="$top/build/check/userspace-guest"
+rm -rf "$run"
+mkdir -p "$run"
+# shellcheck disable=SC2016 # expanded in the guest
+"$top/kernel/lab-run" --kernel "$kernel" --results "$run" --timeout 600 -- \
+	bash -c 'NFTLAB="$1" "$2" > "$NFTLAB_RESULTS/integration.tap" 2>&1' _ \
+	"$top/userspace/build/nftlab" "$top/tests/integration/run.sh" > "$run/console.log" 2>&1
+rc=$?
+if [ -s "$run/integration.tap" ]; then
+	while IFS= read -r line; do
+		case "$line" in
+		"ok "*) tap_check "in the lab kernel: ${line#ok * - }" true ;;
+		"not ok "*) tap_check "in the lab kernel: ${line#not ok * - }" false ;;
+		"#"*) echo "$line" ;;
+		esac
+	done < "$run/integration.tap"
+else
+	tap_check "in the lab kernel: the integration suite produced a report" false
+	tail -n 20 "$run/console.log" | sed 's/^/# /'
+fi
+tap_result "in the lab kernel: integration suite exit status" "$rc"
+tap_end
