@@ -1,0 +1,74 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# "make check": every test step in one run, TAP on stdout.  A step fails
+# check when it exits with anything but 0 (pass) or 4 (skip, kselftest
+# convention; its "ok N - ... # SKIP reason" line says what is missing).
+# The valgrind pass is the slowest; it runs in the background in its own
+# namespace and its output is printed last.
+#
+# Usage: check.sh BUILD_DIR
+# shellcheck disable=SC2317  # the helpers run through step()
+set -u
+B=$(cd "${1:?usage: check.sh BUILD_DIR}" && pwd)
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+IT=$ROOT/tests/integration
+VALGRIND="valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99"
+rc=0
+
+step() {
+	local name=$1 status=0 t0=$SECONDS
+	shift
+	echo "# $name"
+	"$@" || status=$?
+	case $status in
+	0|4) ;;
+	*) echo "# $name: exit status $status"; rc=1 ;;
+	esac
+	echo "# $name: $((SECONDS - t0))s"
+}
+
+with_nftlab() {
+	local bin=$1
+	shift
+	NFTLAB=$bin "$@"
+}
+
+shellcheck_all() {
+	if ! command -v shellcheck >/dev/null; then
+		echo "ok 1 - shellcheck # SKIP shellcheck not installed"
+		return 4
+	fi
+	if shellcheck -x "$IT"/*.sh "$ROOT/userspace/bench.sh" "$ROOT/userspace/check.sh"; then
+		echo "ok 1 - shellcheck tests/integration/*.sh userspace/*.sh"
+	else
+		echo "not ok 1 - shellcheck tests/integration/*.sh userspace/*.sh"
+		return 1
+	fi
+}
+
+valgrind_run() {
+	if ! command -v valgrind >/dev/null; then
+		echo "ok 1 - valgrind # SKIP valgrind not installed"
+		return 4
+	fi
+	NFTLAB=$B/nftlab NFTLAB_WRAPPER="$VALGRIND" "$IT/run.sh"
+}
+
+# the two slowest passes run in the background, each in its own netns
+valgrind_run > "$B/valgrind.tap" 2>&1 &
+vg=$!
+with_nftlab "$B/asan/nftlab" "$IT/run.sh" > "$B/asan-integration.tap" 2>&1 &
+asan=$!
+
+step "unit" "$B/unit"
+step "unit (ASan/UBSan)" "$B/asan/unit"
+step "cli" with_nftlab "$B/nftlab" "$IT/cli.sh"
+step "cli (ASan/UBSan)" with_nftlab "$B/asan/nftlab" "$IT/cli.sh"
+step "integration" with_nftlab "$B/nftlab" "$IT/run.sh"
+step "nft equivalence" with_nftlab "$B/nftlab" "$IT/nft-equiv.sh"
+step "shellcheck" shellcheck_all
+step "integration (ASan/UBSan)" wait "$asan"
+cat "$B/asan-integration.tap"
+step "integration (valgrind)" wait "$vg"
+cat "$B/valgrind.tap"
+exit "$rc"
