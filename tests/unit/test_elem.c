@@ -60,6 +60,14 @@ static void test_elem_values(struct tap *t)
 	       "elem: ether address round trip");
 	TAP_OK(t, roundtrip("ipv6_addr . inet_service", "2001:db8::1 . 22-23",
 			    "2001:db8::1 . 22-23"), "elem: ipv6 . port round trip");
+	TAP_OK(t, roundtrip("ipv4_addr . inet_service", "10.1.0.0-10.1.255.255 . 80",
+			    "10.1.0.0/16 . 80") &&
+	       roundtrip("ipv6_addr", "2001:db8::/32", "2001:db8::/32") &&
+	       roundtrip("ipv4_addr", "0.0.0.0/0", "0.0.0.0/0"),
+	       "elem: address blocks print as prefixes, as nft lists them");
+	TAP_OK(t, roundtrip("ipv4_addr", "10.0.0.6-10.0.0.9", "10.0.0.6-10.0.0.9") &&
+	       roundtrip("ipv4_addr", "10.0.0.4-10.0.0.6", "10.0.0.4-10.0.0.6"),
+	       "elem: other ranges print as ranges");
 	TAP_OK(t, roundtrip("mark", "0x10-0x20", "0x00000010-0x00000020"),
 	       "elem: mark range round trip");
 	{

@@ -345,6 +345,22 @@ static int format_value(uint32_t type, int be, const uint8_t *v, char *buf,
 	return snprintf(buf, len, "?");
 }
 
+/* Prefix length if [lo, hi] is exactly one CIDR block, else -1. */
+static int range_prefix(const uint8_t *lo, const uint8_t *hi, uint32_t len)
+{
+	uint32_t bits = len * 8, p = 0;
+
+	while (p < bits && !((lo[p / 8] ^ hi[p / 8]) & (0x80 >> (p % 8))))
+		p++;
+	for (uint32_t b = p; b < bits; b++) {
+		uint8_t mask = (uint8_t)(0x80 >> (b % 8));
+
+		if ((lo[b / 8] & mask) || !(hi[b / 8] & mask))
+			return -1;
+	}
+	return (int)p;
+}
+
 int elem_format(const struct keytype *kt, const uint8_t *key,
 		const uint8_t *key_end, char *buf, size_t len)
 {
@@ -367,6 +383,19 @@ int elem_format(const struct keytype *kt, const uint8_t *key,
 			return -ENOSPC;
 		off += (size_t)n;
 		if (key_end && memcmp(key + f->offset, key_end + f->offset, f->len)) {
+			int plen = -1;
+
+			/* as nft lists them: address blocks as prefixes */
+			if (f->type == TYPE_IPADDR || f->type == TYPE_IP6ADDR)
+				plen = range_prefix(key + f->offset,
+						    key_end + f->offset, f->len);
+			if (plen >= 0) {
+				n = snprintf(buf + off, len - off, "/%d", plen);
+				if (n < 0 || (size_t)n >= len - off)
+					return -ENOSPC;
+				off += (size_t)n;
+				continue;
+			}
 			if (off + 1 >= len)
 				return -ENOSPC;
 			buf[off++] = '-';
