@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # nftlab vs "nft -f" loading the same elements into the same set, side by
-# side in one run: wall, user CPU, system CPU (the kernel's insert work,
-# the floor for both) and peak RSS from GNU time -v; median of REPS runs.
+# side in one run: wall, user CPU, system CPU and peak RSS from GNU time -v,
+# median of REPS runs; kernel_s is the time of the sendmsg() that runs and
+# commits the transaction (nftlab --stats; for nft, strace -T of an extra
+# run): the floor for both tools.
 #
 # Environment: NFTLAB (binary), REPS (3), N_HASH (1000000),
 #              N_INTERVAL (100000), RESULTS (output directory)
@@ -89,22 +91,42 @@ run_case() {
 			case $tool in
 			nft) status=$(measure "$c" "$tool" "$rep" nft -f "$RESULTS/raw/$c.nft") ;;
 			nftlab-file) status=$(measure "$c" "$tool" "$rep" "$NFTLAB" \
-				element add netdev perf "s_$c" --file "$RESULTS/raw/$c.txt") ;;
+				--stats element add netdev perf "s_$c" --file "$RESULTS/raw/$c.txt") ;;
 			nftlab-gen) status=$(measure "$c" "$tool" "$rep" "$NFTLAB" \
-				element add netdev perf "s_$c" --gen "$fields" \
+				--stats element add netdev perf "s_$c" --gen "$fields" \
 				--count "$count" --range-size "$range") ;;
 			esac
 			echo "$c $tool $rep $status" >> "$RESULTS/runs.txt"
 			[ "$status" = ok ] || echo "bench: $c $tool run $rep failed" >&2
 		done
 	done
+	# nft's kernel time: its sendmsg() calls under strace, an extra run
+	if command -v strace >/dev/null; then
+		fresh_set "$c" "$def" || die "creating set $c"
+		ip netns exec "$NS" strace -f -T -e trace=sendmsg -o "$RESULTS/raw/$c-nft.strace" \
+			nft -f "$RESULTS/raw/$c.nft" || echo "bench: strace run of nft failed" >&2
+	fi
 	rm -f "$RESULTS/raw/$c.nft" "$RESULTS/raw/$c.txt"
 }
 
+# kernel_time CASE TOOL: median seconds spent in the transaction's sendmsg()
+kernel_time() {
+	local f
+	if [ "$2" = nft ]; then
+		f="$RESULTS/raw/$1-nft.strace"
+		[ -f "$f" ] || { echo "-"; return; }
+		sed -n 's/.*<\([0-9.]*\)>$/\1/p' "$f" | awk '{ s += $1 } END { printf "%.2f\n", s }'
+		return
+	fi
+	for f in "$RESULTS/raw/$1-$2"-*.time.log; do
+		sed -n 's/.*kernel \([0-9.]*\) s$/\1/p' "$f"
+	done | median | awk '{ printf "%.2f\n", $1 }'
+}
+
 summarize() {
-	local c tool m wall user sys rss
-	printf '%-9s %-12s %8s %8s %8s %10s  %s\n' case tool wall_s user_s sys_s \
-		peak_rss_kB "ratio vs nft (wall user rss)"
+	local c tool m wall user sys rss kern
+	printf '%-9s %-12s %8s %8s %8s %9s %10s  %s\n' case tool wall_s user_s sys_s \
+		kernel_s peak_rss_kB "ratio vs nft (wall user rss)"
 	for c in hash interval; do
 		declare -A base=()
 		for tool in nft nftlab-file nftlab-gen; do
@@ -114,12 +136,13 @@ summarize() {
 			if [ "$tool" = nft ]; then
 				base=([wall]=$wall [user]=$user [rss]=$rss)
 			fi
-			printf '%-9s %-12s %8s %8s %8s %10s  %s\n' "$c" "$tool" "$wall" \
-				"$user" "$sys" "$rss" "$(awk -v w="$wall" -v u="$user" \
+			kern=$(kernel_time "$c" "$tool")
+			printf '%-9s %-12s %8s %8s %8s %9s %10s  %s\n' "$c" "$tool" "$wall" \
+				"$user" "$sys" "$kern" "$rss" "$(awk -v w="$wall" -v u="$user" \
 				-v r="$rss" -v bw="${base[wall]}" -v bu="${base[user]}" \
 				-v br="${base[rss]}" 'BEGIN { printf "%.2fx %.2fx %.3fx",
 				w / bw, (bu > 0 ? u / bu : 0), r / br }')"
-			echo "{\"case\": \"$c\", \"tool\": \"$tool\", \"wall_s\": $wall, \"user_s\": $user, \"sys_s\": $sys, \"peak_rss_kb\": $rss}" >> "$RESULTS/results.jsonl"
+			echo "{\"case\": \"$c\", \"tool\": \"$tool\", \"wall_s\": $wall, \"user_s\": $user, \"sys_s\": $sys, \"kernel_s\": \"$kern\", \"peak_rss_kb\": $rss}" >> "$RESULTS/results.jsonl"
 		done
 	done
 }

@@ -264,6 +264,9 @@ test_bad_input() {
 		element del netdev perf h 10.0.0.6 10.9.9.9
 	expect_fail "rule on an unknown set" 'netdev/perf/nope: No such file' \
 		rule add netdev perf in --set nope --verdict accept
+	expect_fail "kernel's extended ACK message is shown" \
+		'table add: ip/a{300}: .+ \(.+\)$' \
+		table add ip "$(printf 'a%.0s' {1..300})"
 	expect_fail "usage error" 'usage: nftlab element' element add netdev perf
 }
 

@@ -12,6 +12,7 @@
 struct ctx {
 	struct nl nl;
 	size_t max_batch;	/* --max-batch: largest transaction, bytes */
+	int stats;		/* --stats: print transaction timings */
 	const char *op;		/* "element add", for messages */
 };
 

@@ -432,6 +432,8 @@ int cmd_element(struct ctx *c, int argc, char **argv)
 		};
 
 		err = txn_commit(&t, &c->nl, &rep);
+		if (c->stats)
+			txn_print_stats(&t, c->op, w.count);
 		txn_fini(&t);
 	}
 	return err;

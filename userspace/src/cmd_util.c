@@ -61,6 +61,8 @@ int cmd_commit(struct ctx *c, struct txn *t)
 	struct txn_reporter rep = { .op = c->op, .max_reports = 10 };
 	int err = txn_commit(t, &c->nl, &rep);
 
+	if (c->stats)
+		txn_print_stats(t, c->op, 0);
 	txn_fini(t);
 	return err;
 }

@@ -10,7 +10,7 @@
 #define NFTLAB_VERSION "0.1"
 
 static const char help[] =
-"Usage: nftlab [--max-batch BYTES] OBJECT VERB ARGS...\n"
+"Usage: nftlab [--max-batch BYTES] [--stats] OBJECT VERB ARGS...\n"
 "\n"
 "Each command is one nf_tables transaction: it is applied completely or\n"
 "not at all.  FAMILY is ip, ip6, inet, arp, bridge or netdev.\n"
@@ -41,6 +41,8 @@ static const char help[] =
 "e.g. --gen 'addr4 . port' --start 1 --count 1000 --range-size 1.\n"
 "\n"
 "  --max-batch BYTES  refuse transactions larger than this (default 1G)\n"
+"  --stats            print size and timing of the transaction to stderr\n"
+"                     (kernel = the sendmsg() that runs and commits it)\n"
 "  --help, --version\n"
 "\n"
 "Exit status: 0 success, 1 failure (the ruleset is then unchanged),\n"
@@ -93,6 +95,9 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--version")) {
 			printf("nftlab %s\n", NFTLAB_VERSION);
 			return 0;
+		} else if (!strcmp(argv[i], "--stats")) {
+			c.stats = 1;
+			i++;
 		} else if (!strcmp(argv[i], "--max-batch") && i + 1 < argc) {
 			if (parse_size(argv[i + 1], &c.max_batch)) {
 				fprintf(stderr, "nftlab: bad --max-batch '%s'\n",

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <time.h>
 
 #include <linux/netfilter.h>
 #include <linux/netfilter/nfnetlink.h>
@@ -27,6 +28,28 @@
 
 #include "txn.h"
 
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * --stats: where a transaction's time went.  "kernel" is the sendmsg()
+ * call, in which nfnetlink runs and commits the whole batch: the floor for
+ * any tool loading the same ruleset.
+ */
+void txn_print_stats(const struct txn *t, const char *op, uint64_t elems)
+{
+	fprintf(stderr, "nftlab: %s: stats: %llu elements, %u messages, "
+		"%zu bytes, build %.3f s, kernel %.3f s\n", op,
+		(unsigned long long)elems, t->nmsgs, t->bytes,
+		(double)(t->t_send_ns - t->t_start_ns) / 1e9,
+		(double)(t->t_done_ns - t->t_send_ns) / 1e9);
+}
+
 int txn_init(struct txn *t, struct nl *nl, size_t max_bytes)
 {
 	memset(t, 0, sizeof(*t));
@@ -34,6 +57,7 @@ int txn_init(struct txn *t, struct nl *nl, size_t max_bytes)
 	if (!t->batch)
 		return -ENOMEM;
 	t->max_bytes = max_bytes;
+	t->t_start_ns = now_ns();
 	t->seq_begin = nl->seq;
 	t->seq_next = nl->seq;
 	nftnl_batch_begin(nftnl_batch_buffer(t->batch), t->seq_next++);
@@ -274,7 +298,9 @@ int txn_commit(struct txn *t, struct nl *nl, const struct txn_reporter *rep)
 	msg.msg_namelen = sizeof(snl);
 	msg.msg_iov = iov;
 	msg.msg_iovlen = (size_t)iovlen;
+	t->t_send_ns = now_ns();
 	sent = sendmsg(mnl_socket_get_fd(nl->sock), &msg, 0);
+	t->t_done_ns = now_ns();
 	if (sent < 0) {
 		ret = -errno;
 		fprintf(stderr, "nftlab: %s: sending %zu bytes: %s\n", rep->op,

@@ -29,6 +29,9 @@ struct txn {
 	size_t bytes;		/* bytes in completed messages */
 	size_t max_bytes;	/* refuse to grow beyond this */
 	unsigned int nmsgs;	/* messages between BEGIN and END */
+	uint64_t t_start_ns;	/* txn_init() */
+	uint64_t t_send_ns;	/* sendmsg() called */
+	uint64_t t_done_ns;	/* sendmsg() returned: kernel done */
 };
 
 /* How to name what failed: op ("element add") and element text. */
@@ -47,5 +50,6 @@ struct nlmsghdr *txn_msg_begin(struct txn *t, uint16_t type, uint16_t family,
 int txn_msg_end(struct txn *t);
 int txn_commit(struct txn *t, struct nl *nl, const struct txn_reporter *rep);
 size_t txn_bytes(const struct txn *t);
+void txn_print_stats(const struct txn *t, const char *op, uint64_t elems);
 
 #endif
