@@ -442,8 +442,9 @@ int cmd_element(struct ctx *c, int argc, char **argv)
 /*
  * element get: ask the kernel for the element and print what it returns.
  * A single-field interval set answers with the range's start element; a
- * second lookup flagged NFT_SET_ELEM_INTERVAL_END returns the end element
- * (end + 1), as nft does, to print the whole range.
+ * second lookup of (value + 1) flagged NFT_SET_ELEM_INTERVAL_END returns the
+ * end element (end + 1), to print the whole range (nft 1.0.6 dumps the set
+ * instead).
  */
 struct get_result {
 	const struct setinfo *si;
@@ -540,10 +541,22 @@ static int elem_get_one(struct ctx *c, struct setinfo *si, const char *text)
 		return err;
 	}
 	if (setinfo_is_single_interval(si)) {
-		/* the range's end element holds end + 1; none: up to the top */
+		/*
+		 * The range's end element holds end + 1; none: up to the top.
+		 * Ask for the first end element at or above (queried value + 1),
+		 * not at the queried value itself: rbtree start elements carry
+		 * no flags extension, so older kernels (6.12) match a start
+		 * element with the queried key whatever INTERVAL_END says, and
+		 * the answer would be the start again.  Any element keyed
+		 * value + 1 marks the end of this range (its end element, or the
+		 * start of an adjacent range), so both kernels agree.
+		 */
+		uint8_t next[KT_MAX_KEY];
+
 		memset(g.key_end, 0xff, sizeof(g.key_end));
 		g.has_end = 1;
-		if (!elem_get_req(c, si, el.key_end, NULL,
+		if (!elem_key_inc(&si->kt, el.key_end, next) &&
+		    !elem_get_req(c, si, next, NULL,
 				  NFT_SET_ELEM_INTERVAL_END, &end, &ne) &&
 		    end.found && elem_key_dec(&si->kt, end.key, g.key_end))
 			memcpy(g.key_end, g.key, si->kt.key_len);
