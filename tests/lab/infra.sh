@@ -7,6 +7,8 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tap.sh
 . "$top/tests/lab/tap.sh"
+# shellcheck source=../../kernel/lib.sh
+. "$top/kernel/lib.sh"
 
 run="$top/build/check/infra"
 rm -rf "$run"
@@ -90,7 +92,7 @@ diff --git a/net/netfilter/nft_lookup.c b/net/netfilter/nft_lookup.c
 2.39.5
 EOP
 printf 'feature/9999-broken.patch\n' >> "$patches/series"
-src="$NFTLAB_CACHE/src/linux-$(cat "$NFTLAB_CACHE/base/current")"
+src=$(base_src)
 branches() { git -C "$src" branch --list 'nftlab/*' | sort; }
 before=$(branches)
 NFTLAB_PATCHES="$patches" "$top/kernel/build" --tag brokencheck um patched plain >/dev/null 2>"$run/broken.err"
