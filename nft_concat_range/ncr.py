@@ -1167,6 +1167,7 @@ def collect_meta(resdir):
                 duration=env.get("duration"), t2_lookups=int(env.get("t2_lookups", DEFAULT_T2_LOOKUPS)),
                 knob=env.get("knob"), burst=env.get("burst"), date=env.get("date"),
                 cpu=cpu_model(), nproc=os.cpu_count(), kernels={}, load_during=[], builds_running=False,
+                confidence=CONFIDENCE,
                 selftest={k[len("selftest_"):]: v for k, v in env.items() if k.startswith("selftest_")})
     meta["reps_total"] = meta["rounds"] * meta["reps_per_boot"]
     kt = os.path.join(resdir, "kernels.tsv")
