@@ -38,13 +38,7 @@ for knob in off on; do
 	rc=$?
 	tap_diag "knob $knob: guest exited $rc after $((SECONDS - start))s (console: $dir/console.log)"
 	if [ -s "$dir/knob-$knob.tap" ]; then
-		while IFS= read -r line; do
-			case "$line" in
-			"ok "*) tap_check "${line#ok * - }" true ;;
-			"not ok "*) tap_check "${line#not ok * - }" false ;;
-			*) echo "$line" ;;
-			esac
-		done < "$dir/knob-$knob.tap"
+		tap_forward "" "$dir/knob-$knob.tap"
 	else
 		tap_check "knob $knob: selftests produced a report" false
 		tail -n 20 "$dir/console.log" | sed 's/^/# /'

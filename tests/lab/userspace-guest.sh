@@ -17,13 +17,7 @@ mkdir -p "$run"
 	"$top/userspace/build/nftlab" "$top/tests/integration/run.sh" > "$run/console.log" 2>&1
 rc=$?
 if [ -s "$run/integration.tap" ]; then
-	while IFS= read -r line; do
-		case "$line" in
-		"ok "*) tap_check "in the lab kernel: ${line#ok * - }" true ;;
-		"not ok "*) tap_check "in the lab kernel: ${line#not ok * - }" false ;;
-		"#"*) echo "$line" ;;
-		esac
-	done < "$run/integration.tap"
+	tap_forward "in the lab kernel: " "$run/integration.tap"
 else
 	tap_check "in the lab kernel: the integration suite produced a report" false
 	tail -n 20 "$run/console.log" | sed 's/^/# /'

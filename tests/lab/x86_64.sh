@@ -22,13 +22,7 @@ start=$SECONDS
 rc=$?
 tap_diag "QEMU TCG guest exited $rc after $((SECONDS - start))s (console: $run/console.log)"
 if [ -s "$run/smoke.tap" ]; then
-	while IFS= read -r line; do
-		case "$line" in
-		"ok "*) tap_check "x86_64: ${line#ok * - }" true ;;
-		"not ok "*) tap_check "x86_64: ${line#not ok * - }" false ;;
-		"#"*) echo "$line" ;;
-		esac
-	done < "$run/smoke.tap"
+	tap_forward "x86_64: " "$run/smoke.tap"
 else
 	tap_check "x86_64: guest smoke test produced a report" false
 	tail -n 30 "$run/console.log" | sed 's/^/# /'
