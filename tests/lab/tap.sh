@@ -58,3 +58,14 @@ tap_forward() {
 		esac
 	done < "$2"
 }
+
+# tap_report PREFIX TAPFILE CONSOLE: forward a guest's TAP report, or fail
+# with the tail of the guest console when it wrote none.
+tap_report() {
+	if [ -s "$2" ]; then
+		tap_forward "$1" "$2"
+	else
+		tap_check "$1the guest wrote a report ($2)" false
+		tail -n 30 "$3" | sed 's/^/# /'
+	fi
+}

@@ -16,11 +16,6 @@ mkdir -p "$run"
 	bash -c 'NFTLAB="$1" "$2" > "$NFTLAB_RESULTS/integration.tap" 2>&1' _ \
 	"$top/userspace/build/nftlab" "$top/tests/integration/run.sh" > "$run/console.log" 2>&1
 rc=$?
-if [ -s "$run/integration.tap" ]; then
-	tap_forward "in the lab kernel: " "$run/integration.tap"
-else
-	tap_check "in the lab kernel: the integration suite produced a report" false
-	tail -n 20 "$run/console.log" | sed 's/^/# /'
-fi
+tap_report "in the lab kernel: " "$run/integration.tap" "$run/console.log"
 tap_result "in the lab kernel: integration suite exit status" "$rc"
 tap_end
