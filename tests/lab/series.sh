@@ -11,6 +11,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../../kernel/lib.sh
 . "$top/kernel/lib.sh"
 
+mkdir -p "$top/build/check"
 "$top/kernel/fetch-base" 2>/dev/null || tap_bail "no base tree"
 src=$(base_src)
 for v in baseline patched; do
@@ -46,7 +47,8 @@ for target in "x86_64 patched retpoline" "um patched retpoline"; do
 	bin="$kernel/vmlinux"
 	[ -f "$bin" ] || bin="$kernel/linux"
 	# The retpoline flavor: the leftover indirect call must be a retpoline.
-	FLAVOR=retpoline "$top/kernel/check-direct-calls" "$bin" > "$top/build/check/direct-calls-${target// /-}.tap"
+	report="$top/build/check/direct-calls-${target// /-}.tap"
+	FLAVOR=retpoline "$top/kernel/check-direct-calls" "$bin" > "$report"
 	rc=$?
 	bad=0
 	while IFS= read -r line; do
@@ -61,8 +63,9 @@ for target in "x86_64 patched retpoline" "um patched retpoline"; do
 		*:"not ok "*) echo "not ok - $target: ${line#not ok * - }"; bad=1 ;;
 		*:"#"*) echo "$line" ;;
 		esac
-	done < "$top/build/check/direct-calls-${target// /-}.tap"
-	[ "$target" = "um patched retpoline" ] || bad=$rc
+	done < "$report"
+	# On UML the checker's status includes the TODO lines: judge by the rest.
+	[ "$target" = "um patched retpoline" ] || [ "$rc" -eq 0 ] || bad=1
 	tap_result "check-direct-calls passed on $target (known TODOs aside)" "$bad"
 done
 tap_end
