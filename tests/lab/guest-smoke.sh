@@ -57,10 +57,19 @@ for c in hash rbtree pipapo; do
 done
 
 # pipapo's AVX2 variant is chosen by nft_pipapo_avx2_estimate() when the CPU
-# has AVX and AVX2; the kernel exposes no per-set backend name, so report
-# the inputs of that choice.
-if grep -qw avx2 /proc/cpuinfo && grep -qw avx /proc/cpuinfo; then
-	echo "# pipapo: CPU has AVX2 -> nft_set_pipapo_avx2 selected for concatenated interval sets" | tee -a "$out"
+# has AVX and AVX2, and exists only in x86_64 builds (not UML); the kernel
+# exposes no per-set backend name, so report the inputs of that choice.
+if grep -q ' nft_pipapo_avx2_lookup$' /proc/kallsyms 2>/dev/null; then
+	avx2_built=yes
+elif grep -q ' nft_pipapo_lookup$' /proc/kallsyms 2>/dev/null; then
+	avx2_built=no
+else
+	avx2_built=unknown
+fi
+if [ "$avx2_built" = no ]; then
+	echo "# pipapo: this kernel has no AVX2 variant -> generic nft_set_pipapo" | tee -a "$out"
+elif grep -qw avx2 /proc/cpuinfo && grep -qw avx /proc/cpuinfo; then
+	echo "# pipapo: CPU has AVX2 -> nft_set_pipapo_avx2 selected for concatenated interval sets (AVX2 variant built: $avx2_built)" | tee -a "$out"
 else
 	echo "# pipapo: CPU without AVX2 -> generic nft_set_pipapo" | tee -a "$out"
 fi

@@ -1,7 +1,8 @@
 #!/bin/bash
-# The base tree's unmodified nft_concat_range.sh in the patched retpoline UML
-# kernel, once with the lab knob off (direct calls) and once with it on
-# (every nf_tables direct call forced back to an indirect call).
+# The base tree's nft_concat_range.sh (plus the fixes in selftest-fixes/)
+# in the patched retpoline UML kernel, once with the lab knob off (direct
+# calls) and once with it on (every nf_tables direct call forced back to an
+# indirect call).
 #
 # Groups: reported_issues, correctness, concurrency and timeout are all
 # that 6.12.117's script has besides performance (the suite covers that).
@@ -34,10 +35,16 @@ mkdir -p "$run"
 for knob in off on; do
 	dir="$run/knob-$knob"
 	mkdir -p "$dir/selftests"
-	# The unmodified script, from the base commit itself.
+	# The script from the base commit itself, plus our fixes of the
+	# script (tests/lab/selftest-fixes/, meant for upstream): the kernel
+	# series never touches it.
 	git -C "$(base_src)" archive base tools/testing/selftests/net/lib.sh \
 		tools/testing/selftests/net/netfilter tools/testing/selftests/kselftest |
 		tar -x -C "$dir/selftests"
+	for fix in "$top"/tests/lab/selftest-fixes/*.patch; do
+		tap_check "knob $knob: selftest fix applies: ${fix##*/}" \
+			patch -s -p1 -d "$dir/selftests" -i "$fix"
+	done
 	val=0 groups=$groups_off
 	if [ "$knob" = on ]; then val=1 groups=$groups_on; fi
 	start=$SECONDS
