@@ -732,8 +732,21 @@ class Report:
                         "%s %s" % (r, st) for r, st in ((base, kb["status"][b]), (pat, kp["status"][b]))
                         if st != "ok") or "drop cell not valid"))
             rows.append(row)
+        # The drop cells of all groups together: the hook entry and one
+        # rule without a lookup, the part of the path the lookups share.
+        drops = {}
+        for role in (base, pat):
+            cids = ["T1/%s/drop/n0/k-" % t for t in TYPE_ORDER]
+            if all(self.cells.status(role, c) == "ok" for c in cids):
+                drops[role] = [1e9 / p for c in cids for p in self.cells.pps(role, c)]
+        if len(drops) == 2:
+            drop_all = dict(n=len(drops[base]), baseline=summary(drops[base]), patched=summary(drops[pat]),
+                            verdict=self.compare("T1 netdev drop ns-per-packet all types",
+                                                 drops[base], drops[pat], "baseline", "patched"))
+        else:
+            drop_all = None
         return dict(title="T1: set lookups, baseline vs patched (retpoline flavor)", rows=rows,
-                    roles=[base, pat])
+                    roles=[base, pat], drop_all=drop_all)
 
     # -- T2 ---------------------------------------------------------------
     def t2(self):
@@ -902,6 +915,11 @@ def render_t1(t):
                          role.split("-")[0]] +
                         [cell_text(k["status"][b], k["mpps"][b]) for b in ("drop",) + BACKENDS])
     out.append(render_table(hdr, rows))
+    d = t.get("drop_all")
+    if d:
+        out += ["", "netdev drop, all types together (%d samples per kernel), ns per packet: baseline %s, patched %s"
+                % (d["n"], cell_text("ok", d["baseline"], 1), cell_text("ok", d["patched"], 1)),
+                "  ministat -c 95 (patched - baseline): %s" % d["verdict"]["verdict"]]
     out += ["", "Note: " + SPEC_NOTE]
     out += ["", "ns per lookup = 1e9/rate - 1e9/drop rate (paired per repetition), median [95% CI];",
             "verdict: ministat -c 95 on the per-lookup samples, patched vs baseline:", ""]
