@@ -48,6 +48,9 @@ import sys
 import tempfile
 import time
 
+import basecmp
+import nftlab_load
+
 SCHEMA = "nftlab-bench/1"
 CONFIDENCE = 95.0
 TABLE = "nftbench"           # nft table used by the guest (netdev family)
@@ -178,24 +181,35 @@ def packet(tdef, entries=None):
     return p
 
 
-def gen_sets(tdef, dev, entries=None, chunk=500):
-    """nft script: table with the three sets of the selftest and an empty
-    ingress chain on DEV.  Deleting a previous table first keeps it atomic."""
+def set_defs(tdef, entries=None):
+    """The three sets of the selftest, in creation order:
+    [(name, key type, interval, [elements in nft syntax])]."""
     bounds, _ = entry_bounds(tdef, entries)
-    out = ["add table netdev %s" % TABLE, "delete table netdev %s" % TABLE,
-           "table netdev %s {" % TABLE,
-           "\tcounter test { }",
-           "\tset test { type %s; flags interval; }" % tdef["type_spec"],
-           "\tset norange { type %s; }" % tdef["type_spec"],
-           "\tset noconcat { type %s; flags interval; }" % first_type(tdef),
-           "\tchain %s { type filter hook ingress device \"%s\" priority 0; }" % (CHAIN, dev),
-           "}"]
-    for which in ("test", "norange", "noconcat"):
+    out = []
+    for which, key, interval in (("test", tdef["type_spec"], True),
+                                 ("norange", tdef["type_spec"], False),
+                                 ("noconcat", first_type(tdef), True)):
         elems = [element(tdef, which, s, e) for s, e in bounds]
         if which == "noconcat" and tdef["fields"][0] == "proto":
             elems = sorted(set(elems))
+        out.append((which, key, interval, elems))
+    return out
+
+
+def gen_sets(tdef, dev, entries=None, chunk=500):
+    """nft script: table with the three sets of the selftest and an empty
+    ingress chain on DEV.  Deleting a previous table first keeps it atomic."""
+    sets = set_defs(tdef, entries)
+    out = ["add table netdev %s" % TABLE, "delete table netdev %s" % TABLE,
+           "table netdev %s {" % TABLE,
+           "\tcounter test { }"]
+    for name, key, interval, _ in sets:
+        out.append("\tset %s { type %s;%s }" % (name, key, " flags interval;" if interval else ""))
+    out += ["\tchain %s { type filter hook ingress device \"%s\" priority 0; }" % (CHAIN, dev),
+            "}"]
+    for name, _, _, elems in sets:
         for i in range(0, len(elems), chunk):
-            out.append("add element netdev %s %s { %s }" % (TABLE, which, ", ".join(elems[i:i + chunk])))
+            out.append("add element netdev %s %s { %s }" % (TABLE, name, ", ".join(elems[i:i + chunk])))
     return "\n".join(out) + "\n"
 
 
@@ -317,6 +331,11 @@ def write_plan(args):
         if g["mode"] == "ingress":
             setsf = "sets-%s.nft" % g["type"]
             write(os.path.join(args.out, setsf), gen_sets(tdef, args.dev))
+            cmds, files = nftlab_load.nftlab_commands(TABLE, CHAIN, args.dev, set_defs(tdef),
+                                                      "sets-%s" % g["type"])
+            write(os.path.join(args.out, "sets-%s.nftlab" % g["type"]), cmds)
+            for name, text in files.items():
+                write(os.path.join(args.out, name), text)
         lines.append("group\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%d\t%s" % (
             g["gid"], g["mode"], g["type"], p["ipver"], p["addr"], p["port"], p["mac"],
             p["size"], setsf))
@@ -568,6 +587,7 @@ def read_boots(resdir):
                 if "=" in line:
                     k, v = line.rstrip("\n").split("=", 1)
                     meta["guest"][k] = v
+        meta["loads"] = nftlab_load.read_loads(os.path.join(d, "out", "loads.tsv"), name)
         sp = os.path.join(d, "out", "samples.tsv")
         if os.path.isfile(sp):
             for line in open(sp):
@@ -1183,7 +1203,7 @@ def collect_meta(resdir):
     meta = dict(mode=env.get("mode", "?"), tables=parse_tables(env.get("tables", ",".join(ALL_TABLES))),
                 rounds=int(env.get("rounds", 0) or 0), reps_per_boot=int(env.get("reps_per_boot", 0) or 0),
                 duration=env.get("duration"), t2_lookups=int(env.get("t2_lookups", DEFAULT_T2_LOOKUPS)),
-                knob=env.get("knob"), burst=env.get("burst"), date=env.get("date"),
+                knob=env.get("knob"), burst=env.get("burst"), date=env.get("date"), nftlab=env.get("nftlab"),
                 cpu=cpu_model(), nproc=os.cpu_count(), kernels={}, load_during=[], builds_running=False,
                 confidence=CONFIDENCE,
                 selftest={k[len("selftest_"):]: v for k, v in env.items() if k.startswith("selftest_")})
@@ -1219,6 +1239,31 @@ def collect_meta(resdir):
     return meta
 
 
+def base_selftest(resdir, meta, cells):
+    """{role: (status, comparison rows)} for every kernel the base tree's
+    perf script ran on (bench --selftest), against our T1 cells."""
+    out = {}
+    by_display = {TYPES[t]["display"]: t for t in TYPES}
+
+    def ours(disp, col):
+        t = by_display[disp]
+        cid = "T1/%s/drop/n0/k-" % t if col == "drop" else "T1/%s/%s/n1/k-" % (t, col)
+        return cells.pps(role, cid) if cells.status(role, cid) == "ok" else []
+
+    def entries(disp):
+        return TYPES[by_display[disp]]["entries"] if disp in by_display else None
+
+    for role, status in sorted(meta.get("selftest", {}).items()):
+        log = os.path.join(resdir, "selftest-%s" % role, "output.log")
+        rows = []
+        if os.path.isfile(log):
+            parsed = basecmp.parse_output(open(log, errors="replace").read())
+            rows = basecmp.compare(parsed, ours, entries, t_two_sided, median,
+                                   [TYPES[t]["display"] for t in TYPE_ORDER])
+        out[role] = (status, rows)
+    return out
+
+
 def do_report(args):
     resdir = args.resdir
     meta = collect_meta(resdir)
@@ -1233,21 +1278,24 @@ def do_report(args):
         texts += [RENDER[t](rep.tables[t]), ""]
         if t in plot_errs:
             texts += ["(no SVG: %s)" % plot_errs[t], ""]
+    loads = nftlab_load.load_table([r for b in boots for r in b["loads"]], TYPE_ORDER,
+                                   {t: TYPES[t]["entries"] for t in TYPES})
+    if loads:
+        texts += [nftlab_load.render_loads(loads, {t: TYPES[t]["display"] for t in TYPES}), ""]
     inv = invalid_details(boots)
     if inv:
         texts += ["Invalid samples (their cells are reported INVALID, never used):"] + inv + [""]
-    if meta.get("selftest"):
-        texts += ["Base tree nft_concat_range.sh performance group (unmodified), kept beside ours:"]
-        for k, v in sorted(meta["selftest"].items()):
-            texts.append("  %s: %s" % (k, v))
-        texts.append("")
+    base_rows = base_selftest(resdir, meta, rep.cells)
+    if base_rows:
+        texts += [basecmp.render(base_rows), ""]
     report = "\n".join(texts)
     appendix = ["", "Appendix: ministat outputs", ""]
     for title, out in rep.ministat:
         appendix += ["$ ministat -c 95  # " + title, out.rstrip(), ""]
     write(os.path.join(resdir, "report.md"), "```\n" + report + "\n```\n" + "\n```\n" + "\n".join(appendix) + "\n```\n")
-    results = dict(schema=SCHEMA, meta=meta, tables=rep.tables,
-                   boots=[{k: v for k, v in b.items() if k != "samples"} for b in boots],
+    results = dict(schema=SCHEMA, meta=meta, tables=rep.tables, loads=loads,
+                   base_selftest={k: dict(status=v[0], rows=v[1]) for k, v in base_rows.items()},
+                   boots=[{k: v for k, v in b.items() if k not in ("samples", "loads")} for b in boots],
                    samples=[s for b in boots for s in b["samples"]],
                    svg={t: (t + ".svg") for t in tables if t not in plot_errs})
     write(os.path.join(resdir, "results.json"), json.dumps(results, indent=1, sort_keys=True, default=str) + "\n")
@@ -1282,6 +1330,11 @@ class Tap:
 
 def expected_cells(role, tables, t2n, every=False):
     return {c["cell"] for _, cells in groups_for(role, tables, t2n, every) for c in cells}
+
+
+def load_rows(resdir, boot):
+    return nftlab_load.read_loads(os.path.join(resdir, "raw", boot.get("dir", ""), "out", "loads.tsv"),
+                                  boot.get("dir", ""))
 
 
 def do_validate(args):
@@ -1324,6 +1377,16 @@ def do_validate(args):
             else:
                 wrong = [s for s in km if s["knob"] != s["knob_req"]]
                 tap.ok(not wrong, "%s: force-indirect knob read back as requested (%d samples)" % (role, len(km)))
+    lrows = [r for b in res.get("boots", []) for r in load_rows(resdir, b)]
+    if any(r["nftlab_s"] is not None for r in lrows) or meta.get("nftlab", "not built") != "not built":
+        groups = [r for r in lrows if r["type"] in TYPES]
+        tap.ok(groups and all(r["nft_s"] is not None and r["nftlab_s"] is not None for r in groups),
+               "sets of every group loaded with nft -f and with nftlab, both timed (%d loads)" % len(groups))
+        tap.ok(groups and all(r["same"] == "1" for r in groups),
+               "nftlab's tables list the same ruleset as nft's (order-independent digest)",
+               "\n".join("%s %s: same=%s" % (r["boot"], r["gid"], r["same"]) for r in groups if r["same"] != "1"))
+    else:
+        tap.skip("sets loaded with nftlab as well as nft -f", "nftlab not built (make userspace)")
     shapes = {"T1": lambda t: len(t["rows"]) == len(TYPE_ORDER) and all(
                   set(r["kernels"]) == set(TABLE_ROLES["T1"]) for r in t["rows"]),
               "T2": lambda t: [r["backend"] for r in t["rows"]] == list(BACKENDS) and "aa" in t,
@@ -1433,6 +1496,44 @@ def do_selftest(args):
     tap.ok(r.count("@test") == 3 and r.count("drop") == 1 and r.startswith("flush chain"),
            "rules: N lookup rules, the last one counts and drops")
     tap.ok("counter name \"test\" drop" in gen_rules(TYPES["net_port"], "drop", 0), "rules: drop-only cell")
+    cmds, files = nftlab_load.nftlab_commands(TABLE, CHAIN, "d0", set_defs(TYPES["net_port"]), "sets-x")
+    nft = gen_sets(TYPES["net_port"], "d0")
+    tap.ok(cmds.count("\nset\tadd") == 3 and
+           sorted(files) == ["sets-x-noconcat.elems", "sets-x-norange.elems", "sets-x-test.elems"] and
+           all(e in nft for e in files["sets-x-test.elems"].splitlines()) and
+           len(files["sets-x-norange.elems"].splitlines()) == 1001,
+           "nftlab load: 3 sets, element files with the elements of the nft script")
+    lt = nftlab_load.load_table([dict(type="net_port", nft_s=2.0, nftlab_s=0.5, same="1"),
+                                 dict(type="net_port", nft_s=4.0, nftlab_s=1.5, same="0")],
+                                ["net_port"], {"net_port": 1000})
+    tap.ok(lt[0]["nft_s"] == 3.0 and lt[0]["nftlab_s"] == 1.0 and lt[0]["ratio"] == 1.0 / 3 and
+           (lt[0]["same"], lt[0]["compared"]) == (1, 2) and
+           "DIFFERENT" in nftlab_load.render_loads(lt, {"net_port": "net,port"}),
+           "load table: medians, ratio, a differing listing is flagged", lt)
+    log = ("TEST: performance\n  net,port                            61s[ OK ]\n"
+           "    baseline (drop from netdev hook):               5000000pps\n"
+           "    baseline hash (non-ranged entries):             4000000pps\n"
+           "    baseline rbtree (match on first field only):    3000000pps\n"
+           "    set with  1000 full, ranged entries:            1000000pps\n"
+           "  port,proto                          90s[ OK ]\n"
+           "    set with 30000 full, ranged entries:            1000000pps\n"
+           "  net6,port,mac,proto                  3s[SKIP]\n  net,mac                          ")
+    parsed = basecmp.parse_output(log)
+    ours = {"drop": [4.9e6, 5.1e6, 5.0e6, 5.2e6], "hash": [4.0e6, 4.1e6, 3.9e6, 4.0e6],
+            "rbtree": [2.0e6, 2.1e6, 1.9e6, 2.0e6], "pipapo": [1.0e6, 1.02e6, 0.98e6, 1.0e6]}
+    rows = basecmp.compare(parsed, lambda d, c: ours[c],
+                           lambda d: {"net,port": 1000, "port,proto": 10000}.get(d), t_two_sided, median)
+    v = {(r["type"], r["column"]): r["verdict"] for r in rows}
+    tap.ok(parsed["net,port"]["pps"] == {"drop": 5000000, "hash": 4000000, "rbtree": 3000000, "pipapo": 1000000} and
+           parsed["net6,port,mac,proto"]["status"] == "SKIP" and
+           v[("net,port", "drop")] == "agree" and v[("net,port", "rbtree")] == "DISAGREE" and
+           v[("port,proto", "pipapo")].startswith("not the same cell") and
+           v[("net6,port,mac,proto", "drop")].startswith("not measured") and
+           parsed["net,mac"]["status"] == "not finished",
+           "base perf script output parsed and compared (agree, DISAGREE, other sizes, SKIP)", v)
+    lo, hi = basecmp.prediction_interval([1.0, 2.0, 3.0], 4.302653)
+    tap.ok(abs(hi - (2 + 4.302653 * math.sqrt(4.0 / 3))) < 1e-9 and abs(lo + hi - 4) < 1e-9,
+           "prediction interval mean +/- t s sqrt(1 + 1/n)", (lo, hi))
     p = packet(TYPES["net6_port"])
     tap.ok(p["ipver"] == 6 and p["addr"] == fmt_addr6(2010) and p["size"] == 100, "packet fields of net6,port", p)
     # paired per-lookup cost

@@ -1,0 +1,132 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The base tree's nft_concat_range_perf.sh beside our T1.
+
+The base tree's script (unmodified, run by `bench --selftest`) prints, per
+set type, four rates measured over one perf_duration each:
+
+      net,port                            61s[ OK ]
+        baseline (drop from netdev hook):               4567890pps
+        baseline hash (non-ranged entries):             3456789pps
+        baseline rbtree (match on first field only):    2345678pps
+        set with  1000 full, ranged entries:            1234567pps
+
+Where it measured the same cell as our T1 (same kernel, set type, entry
+count and column), its single sample should fall inside the 95 % prediction
+interval of one new sample from our samples of that cell: mean +/- t(n-1) *
+s * sqrt(1 + 1/n).  That interval is the noise floor of a single
+measurement; a value outside it is reported as DISAGREE, never hidden.
+"""
+import math
+import re
+
+TYPE_LINE = re.compile(r"^  (\S+)\s+(\d+)s\s*\[ ?(OK|SKIP|FAIL) ?\]")
+# a type the script had started when it was stopped: name, no verdict yet
+TYPE_STARTED = re.compile(r"^  (\S+)\s*$")
+RATE_LINES = (
+    ("drop", re.compile(r"baseline \(drop from netdev hook\):\s+(\d+)pps")),
+    ("hash", re.compile(r"baseline hash \(non-ranged entries\):\s+(\d+)pps")),
+    ("rbtree", re.compile(r"baseline rbtree \(match on first field only\):\s+(\d+)pps")),
+    ("pipapo", re.compile(r"set with\s+(\d+) full, ranged entries:\s+(\d+)pps")),
+)
+
+
+def parse_output(text):
+    """{display: dict(status, seconds, entries, pps={column: rate})} in
+    the order the script printed them.  A type's rates follow its status
+    line (the script flushes its info buffer after the verdict)."""
+    out = {}
+    cur = None
+    for line in text.splitlines():
+        m = TYPE_LINE.match(line)
+        if m:
+            cur = out.setdefault(m.group(1), dict(status=m.group(3), seconds=int(m.group(2)),
+                                                  entries=None, pps={}))
+            continue
+        m = TYPE_STARTED.match(line)
+        if m and not line.startswith("TEST"):
+            out[m.group(1)] = dict(status="not finished", seconds=None, entries=None, pps={})
+            cur = None
+            continue
+        if cur is None:
+            continue
+        for col, rx in RATE_LINES:
+            m = rx.search(line)
+            if not m:
+                continue
+            if col == "pipapo":
+                cur["entries"] = int(m.group(1))
+                cur["pps"][col] = int(m.group(2))
+            else:
+                cur["pps"][col] = int(m.group(1))
+    return out
+
+
+def prediction_interval(xs, tq):
+    """(low, high) of the prediction interval for one new sample, given the
+    two-sided t quantile TQ for len(xs) - 1 degrees of freedom."""
+    n = len(xs)
+    m = sum(xs) / n
+    s = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
+    h = tq * s * math.sqrt(1 + 1.0 / n)
+    return m - h, m + h
+
+
+def compare(parsed, ours, entries, t_two_sided, median, expected=()):
+    """Rows comparing the script's rates with ours.
+
+    PARSED: parse_output() of one kernel's log; OURS(display, column) -> our
+    valid pps samples of that T1 cell on the same kernel; ENTRIES(display)
+    -> our entry count or None if we have no such row; T_TWO_SIDED(df) ->
+    the 95 % two-sided t quantile; MEDIAN(xs); EXPECTED: our T1 rows, those
+    the script never reached are listed as such.
+    """
+    rows = []
+    for disp, r in parsed.items():
+        for col, _ in RATE_LINES:
+            theirs = r["pps"].get(col)
+            row = dict(type=disp, column=col, theirs=theirs, status=r["status"])
+            ours_n = entries(disp)
+            if theirs is None:
+                row["verdict"] = "not measured by the script (%s)" % r["status"]
+            elif ours_n is None:
+                row["verdict"] = "no such row in T1"
+            elif r["entries"] is not None and r["entries"] != ours_n:
+                row["verdict"] = "not the same cell: %d entries there, %d in T1" % (r["entries"], ours_n)
+            else:
+                xs = ours(disp, col)
+                if len(xs) < 2:
+                    row["verdict"] = "not compared: fewer than 2 valid samples of ours"
+                else:
+                    lo, hi = prediction_interval(xs, t_two_sided(len(xs) - 1))
+                    med = median(xs)
+                    row.update(ours_median=med, ours_n=len(xs), interval=[lo, hi],
+                               diff_pct=100.0 * (theirs - med) / med)
+                    row["verdict"] = "agree" if lo <= theirs <= hi else "DISAGREE"
+            rows.append(row)
+    rows += [dict(type=d, column="-", theirs=None, status="not reached",
+                  verdict="not reached by the script") for d in expected if d not in parsed]
+    return rows
+
+
+def render(per_kernel):
+    """PER_KERNEL: {role: (status text, rows)}."""
+    lines = ["Base tree nft_concat_range_perf.sh (unmodified) beside T1: Mpps; agree = the",
+             "script's single sample lies in the 95 % prediction interval of one new sample",
+             "of ours (the noise floor of one measurement):", ""]
+    for role, (status, rows) in per_kernel.items():
+        lines.append("  %s: %s" % (role, status))
+        for r in rows:
+            if "interval" in r:
+                lines.append("    %-22s %-6s script %7.3f  ours %7.3f (n=%d)  %+6.1f%%  interval [%.3f,%.3f]  %s" % (
+                    r["type"], r["column"], r["theirs"] / 1e6, r["ours_median"] / 1e6, r["ours_n"],
+                    r["diff_pct"], r["interval"][0] / 1e6, r["interval"][1] / 1e6, r["verdict"]))
+            else:
+                lines.append("    %-22s %-6s %s%s" % (
+                    r["type"], r["column"],
+                    "" if r["theirs"] is None else "script %7.3f  " % (r["theirs"] / 1e6), r["verdict"]))
+        if rows:
+            agree = sum(1 for r in rows if r["verdict"] == "agree")
+            compared = sum(1 for r in rows if r["verdict"] in ("agree", "DISAGREE"))
+            lines.append("    %d of %d compared cells agree" % (agree, compared))
+        lines.append("")
+    return "\n".join(lines).rstrip()

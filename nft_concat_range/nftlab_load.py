@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Loading the benchmark sets with nftlab as well as with nft -f.
+
+The guest loads every group's table twice: with `nft -f sets-TYPE.nft` and,
+after deleting it, with the nftlab commands of `sets-TYPE.nftlab` (one
+command per line, arguments separated by tabs, element files beside it).
+Both load times go to loads.tsv together with whether `nft list table`
+printed the same ruleset after each load; the measurements then run on the
+nftlab-loaded table if the two were identical, else on nft's.
+
+This module writes the nftlab side of a plan and summarises loads.tsv.
+"""
+import os
+import statistics
+
+
+def nftlab_commands(table, chain, dev, sets, name_prefix):
+    """(commands text, {file name: element list}) for the nftlab load.
+
+    SETS is [(set name, key type, interval, [element strings])] in creation
+    order, the same order as in the nft script, so that both listings print
+    the sets alike.  Element strings are in nft syntax, which nftlab reads
+    one per line.
+    """
+    cmds = ["# nftlab commands, one transaction each, run in the plan directory",
+            "table\tadd\tnetdev\t%s" % table,
+            "counter\tadd\tnetdev\t%s\ttest" % table]
+    files = {}
+    for name, key, interval, _ in sets:
+        c = "set\tadd\tnetdev\t%s\t%s\t--type\t%s" % (table, name, key)
+        if interval:
+            c += "\t--flags\tinterval"
+        cmds.append(c)
+    cmds.append("chain\tadd\tnetdev\t%s\t%s\t--hook\tingress\t--dev\t%s\t--priority\t0" % (table, chain, dev))
+    for name, _, _, elems in sets:
+        fname = "%s-%s.elems" % (name_prefix, name)
+        files[fname] = "".join(e + "\n" for e in elems)
+        cmds.append("element\tadd\tnetdev\t%s\t%s\t--file\t%s" % (table, name, fname))
+    return "\n".join(cmds) + "\n", files
+
+
+LOAD_FIELDS = ("gid", "type", "nft_s", "nftlab_s", "same")
+
+
+def read_loads(path, boot):
+    """Rows of one boot's loads.tsv as dicts (times as float or None)."""
+    rows = []
+    if not os.path.isfile(path):
+        return rows
+    for line in open(path):
+        parts = line.rstrip("\n").split("\t")
+        if len(parts) != len(LOAD_FIELDS) or line.startswith("#"):
+            continue
+        r = dict(zip(LOAD_FIELDS, parts))
+        for k in ("nft_s", "nftlab_s"):
+            try:
+                r[k] = float(r[k])
+            except ValueError:
+                r[k] = None
+        r["boot"] = boot
+        rows.append(r)
+    return rows
+
+
+def load_table(rows, type_order, entries):
+    """Per set type: medians of both load times over all boots and groups,
+    their ratio, and how many loads gave identical listings."""
+    out = []
+    for t in type_order:
+        rs = [r for r in rows if r["type"] == t]
+        if not rs:
+            continue
+        a = [r["nft_s"] for r in rs if r["nft_s"] is not None]
+        b = [r["nftlab_s"] for r in rs if r["nftlab_s"] is not None]
+        row = dict(type=t, entries=entries[t], loads=len(rs),
+                   nft_s=statistics.median(a) if a else None,
+                   nftlab_s=statistics.median(b) if b else None,
+                   same=sum(1 for r in rs if r["same"] == "1"),
+                   compared=sum(1 for r in rs if r["same"] in ("0", "1")))
+        row["ratio"] = row["nftlab_s"] / row["nft_s"] if row["nft_s"] and row["nftlab_s"] else None
+        out.append(row)
+    return out
+
+
+def render_loads(rows, display):
+    if not rows:
+        return "Set loading: no loads recorded."
+    lines = ["Set loading in the guest, nft -f vs nftlab: the table with the three sets of",
+             "a group (entries + 1 elements each), median seconds over all loads.  nft -f",
+             "is one process and one transaction; nftlab is nine commands (table, counter,",
+             "3 sets, chain, 3 element loads), one process and one transaction each, so",
+             "process start-up dominates its small loads:", "",
+             "    %-22s %7s %6s %9s %9s %7s  %s" % ("type", "entries", "loads", "nft -f", "nftlab", "ratio",
+                                                  "same listing")]
+    for r in rows:
+        lines.append("    %-22s %7d %6d %9s %9s %7s  %d/%d%s" % (
+            display[r["type"]], r["entries"], r["loads"],
+            "-" if r["nft_s"] is None else "%.3f" % r["nft_s"],
+            "-" if r["nftlab_s"] is None else "%.3f" % r["nftlab_s"],
+            "-" if r["ratio"] is None else "%.2fx" % r["ratio"],
+            r["same"], r["compared"],
+            "" if r["same"] == r["compared"] else "  DIFFERENT: measured on nft's load"))
+    if all(r["nftlab_s"] is None for r in rows):
+        lines.append("    (nftlab not available in the guest: sets were loaded with nft -f only)")
+    return "\n".join(lines)
