@@ -19,9 +19,12 @@ measurement; a value outside it is reported as DISAGREE, never hidden.
 import math
 import re
 
-TYPE_LINE = re.compile(r"^  (\S+)\s+(\d+)s\s*\[ ?(OK|SKIP|FAIL) ?\]")
-# a type the script had started when it was stopped: name, no verdict yet
-TYPE_STARTED = re.compile(r"^  (\S+)\s*$")
+# "  net,port    235s   [ OK ]", or the name alone when the test printed
+# something before its verdict or was stopped; then the verdict may follow
+# on a line of its own.  Names are checked against the known set types,
+# because error text can follow a SKIP on lines indented alike.
+TYPE_LINE = re.compile(r"^  (\S+)(.*)$")
+STATUS = re.compile(r"(\d+)s\s*\[ ?(OK|SKIP|FAIL) ?\]")
 RATE_LINES = (
     ("drop", re.compile(r"baseline \(drop from netdev hook\):\s+(\d+)pps")),
     ("hash", re.compile(r"baseline hash \(non-ranged entries\):\s+(\d+)pps")),
@@ -30,24 +33,22 @@ RATE_LINES = (
 )
 
 
-def parse_output(text):
-    """{display: dict(status, seconds, entries, pps={column: rate})} in
-    the order the script printed them.  A type's rates follow its status
-    line (the script flushes its info buffer after the verdict)."""
+def parse_output(text, names):
+    """{display: dict(status, seconds, entries, pps={column: rate})} for
+    the set types in NAMES the script started, in its order.  A type's
+    rates follow its verdict (the script flushes its info buffer after it);
+    a type without a verdict was stopped: "not finished"."""
     out = {}
     cur = None
     for line in text.splitlines():
         m = TYPE_LINE.match(line)
-        if m:
-            cur = out.setdefault(m.group(1), dict(status=m.group(3), seconds=int(m.group(2)),
-                                                  entries=None, pps={}))
-            continue
-        m = TYPE_STARTED.match(line)
-        if m and not line.startswith("TEST"):
-            out[m.group(1)] = dict(status="not finished", seconds=None, entries=None, pps={})
-            cur = None
-            continue
+        if m and m.group(1) in names:
+            cur = out[m.group(1)] = dict(status="not finished", seconds=None, entries=None, pps={})
         if cur is None:
+            continue
+        m = STATUS.search(line)
+        if m and cur["status"] == "not finished":
+            cur["status"], cur["seconds"] = m.group(2), int(m.group(1))
             continue
         for col, rx in RATE_LINES:
             m = rx.search(line)
@@ -82,6 +83,10 @@ def compare(parsed, ours, entries, t_two_sided, median, expected=()):
     """
     rows = []
     for disp, r in parsed.items():
+        if not r["pps"]:
+            rows.append(dict(type=disp, column="-", theirs=None, status=r["status"],
+                             verdict="not measured by the script (%s)" % r["status"]))
+            continue
         for col, _ in RATE_LINES:
             theirs = r["pps"].get(col)
             row = dict(type=disp, column=col, theirs=theirs, status=r["status"])
