@@ -25,14 +25,18 @@ tap_diag "QEMU TCG guest exited $rc after $((SECONDS - start))s (console: $run/c
 tap_report "x86_64: " "$run/smoke.tap" "$run/console.log"
 tap_result "x86_64: guest smoke test exit status" "$rc"
 
-# The benchmark's guest side, unchanged, in the same kernel: every scenario
-# once, validity only (TCG rates mean nothing).
+# The benchmark's guest side, unchanged, in the same kernel, validity only
+# (TCG rates mean nothing): the T2 and T4 scenarios, i.e. the three set
+# backends with the knob both ways, the drop cell and the egress hook.  All
+# tables take about 7.5 minutes under TCG (every process start is slow
+# there); the UML step bench-quick runs all of them.
 bres="$run/bench"
 start=$SECONDS
-"$top/nft_concat_range/bench" --quick --arch x86_64 --no-build --results "$bres" > "$run/bench.log" 2>&1
+"$top/nft_concat_range/bench" --quick --arch x86_64 --no-build --tables T2,T4 --results "$bres" \
+	> "$run/bench.log" 2>&1
 rc=$?
-tap_diag "bench --quick --arch x86_64 exited $rc after $((SECONDS - start))s (log: $run/bench.log)"
-tap_result "x86_64: bench --quick ran every scenario in the QEMU guest" "$rc"
+tap_diag "bench --quick --arch x86_64 --tables T2,T4 exited $rc after $((SECONDS - start))s (log: $run/bench.log)"
+tap_result "x86_64: bench --quick (T2, T4) ran in the QEMU guest" "$rc"
 python3 "$top/nft_concat_range/ncr.py" validate "$bres" > "$run/bench-validate.tap" 2>&1
 tap_report "x86_64 bench: " "$run/bench-validate.tap" "$run/bench.log"
 tap_end
