@@ -16,8 +16,9 @@ interval of one new sample from our samples of that cell: mean +/- t(n-1) *
 s * sqrt(1 + 1/n).  That interval is the noise floor of a single
 measurement; a value outside it is reported as DISAGREE, never hidden.
 """
-import math
 import re
+
+from stats import median, prediction_interval
 
 # "  net,port    235s   [ OK ]", or the name alone when the test printed
 # something before its verdict or was stopped; then the verdict may follow
@@ -62,24 +63,13 @@ def parse_output(text, names):
     return out
 
 
-def prediction_interval(xs, tq):
-    """(low, high) of the prediction interval for one new sample, given the
-    two-sided t quantile TQ for len(xs) - 1 degrees of freedom."""
-    n = len(xs)
-    m = sum(xs) / n
-    s = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
-    h = tq * s * math.sqrt(1 + 1.0 / n)
-    return m - h, m + h
-
-
-def compare(parsed, ours, entries, t_two_sided, median, expected=()):
+def compare(parsed, ours, entries, expected=()):
     """Rows comparing the script's rates with ours.
 
     PARSED: parse_output() of one kernel's log; OURS(display, column) -> our
     valid pps samples of that T1 cell on the same kernel; ENTRIES(display)
-    -> our entry count or None if we have no such row; T_TWO_SIDED(df) ->
-    the 95 % two-sided t quantile; MEDIAN(xs); EXPECTED: our T1 rows, those
-    the script never reached are listed as such.
+    -> our entry count or None if we have no such row; EXPECTED: our T1
+    rows, those the script never reached are listed as such.
     """
     rows = []
     for disp, r in parsed.items():
@@ -102,7 +92,7 @@ def compare(parsed, ours, entries, t_two_sided, median, expected=()):
                 if len(xs) < 2:
                     row["verdict"] = "not compared: fewer than 2 valid samples of ours"
                 else:
-                    lo, hi = prediction_interval(xs, t_two_sided(len(xs) - 1))
+                    lo, hi = prediction_interval(xs)
                     med = median(xs)
                     row.update(ours_median=med, ours_n=len(xs), interval=[lo, hi],
                                diff_pct=100.0 * (theirs - med) / med)

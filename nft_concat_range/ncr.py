@@ -50,7 +50,7 @@ import tempfile
 import basecmp
 import nftlab_load
 from stats import (CONFIDENCE, linfit, mean, mean_ci, median, median_ci, parse_ministat_difference,
-                   pooled_t, run_ministat, stdev, t_two_sided)
+                   pooled_t, prediction_interval, run_ministat, stdev, t_two_sided)
 
 SCHEMA = "nftlab-bench/1"
 TABLE = "nftbench"           # nft table used by the guest (netdev family)
@@ -196,10 +196,9 @@ def set_defs(tdef, entries=None):
     return out
 
 
-def gen_sets(tdef, dev, entries=None, chunk=500):
-    """nft script: table with the three sets of the selftest and an empty
-    ingress chain on DEV.  Deleting a previous table first keeps it atomic."""
-    sets = set_defs(tdef, entries)
+def gen_sets(sets, dev, chunk=500):
+    """nft script: table with the SETS of set_defs() and an empty ingress
+    chain on DEV.  Deleting a previous table first keeps it atomic."""
     out = ["add table netdev %s" % TABLE, "delete table netdev %s" % TABLE,
            "table netdev %s {" % TABLE,
            "\tcounter test { }"]
@@ -330,9 +329,9 @@ def write_plan(args):
         setsf = "-"
         if g["mode"] == "ingress":
             setsf = "sets-%s.nft" % g["type"]
-            write(os.path.join(args.out, setsf), gen_sets(tdef, args.dev))
-            cmds, files = nftlab_load.nftlab_commands(TABLE, CHAIN, args.dev, set_defs(tdef),
-                                                      "sets-%s" % g["type"])
+            sets = set_defs(tdef)
+            write(os.path.join(args.out, setsf), gen_sets(sets, args.dev))
+            cmds, files = nftlab_load.nftlab_commands(TABLE, CHAIN, args.dev, sets, "sets-%s" % g["type"])
             write(os.path.join(args.out, "sets-%s.nftlab" % g["type"]), cmds)
             for name, text in files.items():
                 write(os.path.join(args.out, name), text)
@@ -1085,8 +1084,7 @@ def base_selftest(resdir, meta, cells):
         rows = []
         if os.path.isfile(log):
             parsed = basecmp.parse_output(open(log, errors="replace").read(), by_display)
-            rows = basecmp.compare(parsed, ours, entries, t_two_sided, median,
-                                   [TYPES[t]["display"] for t in TYPE_ORDER])
+            rows = basecmp.compare(parsed, ours, entries, [TYPES[t]["display"] for t in TYPE_ORDER])
         out[role] = (status, rows)
     return out
 
@@ -1123,6 +1121,7 @@ def do_report(args):
     results = dict(schema=SCHEMA, meta=meta, tables=rep.tables, loads=loads,
                    base_selftest={k: dict(status=v[0], rows=v[1]) for k, v in base_rows.items()},
                    boots=[{k: v for k, v in b.items() if k not in ("samples", "loads")} for b in boots],
+                   load_samples=[r for b in boots for r in b["loads"]],
                    samples=[s for b in boots for s in b["samples"]],
                    svg={t: (t + ".svg") for t in tables if t not in plot_errs})
     write(os.path.join(resdir, "results.json"), json.dumps(results, indent=1, sort_keys=True, default=str) + "\n")
@@ -1157,11 +1156,6 @@ class Tap:
 
 def expected_cells(role, tables, t2n, every=False):
     return {c["cell"] for _, cells in groups_for(role, tables, t2n, every) for c in cells}
-
-
-def load_rows(resdir, boot):
-    return nftlab_load.read_loads(os.path.join(resdir, "raw", boot.get("dir", ""), "out", "loads.tsv"),
-                                  boot.get("dir", ""))
 
 
 def do_validate(args):
@@ -1204,7 +1198,7 @@ def do_validate(args):
             else:
                 wrong = [s for s in km if s["knob"] != s["knob_req"]]
                 tap.ok(not wrong, "%s: force-indirect knob read back as requested (%d samples)" % (role, len(km)))
-    lrows = [r for b in res.get("boots", []) for r in load_rows(resdir, b)]
+    lrows = res.get("load_samples", [])
     if any(r["nftlab_s"] is not None for r in lrows) or meta.get("nftlab", "not built") != "not built":
         groups = [r for r in lrows if r["type"] in TYPES]
         tap.ok(groups and all(r["nft_s"] is not None and r["nftlab_s"] is not None for r in groups),
@@ -1323,8 +1317,9 @@ def do_selftest(args):
     tap.ok(r.count("@test") == 3 and r.count("drop") == 1 and r.startswith("flush chain"),
            "rules: N lookup rules, the last one counts and drops")
     tap.ok("counter name \"test\" drop" in gen_rules(TYPES["net_port"], "drop", 0), "rules: drop-only cell")
-    cmds, files = nftlab_load.nftlab_commands(TABLE, CHAIN, "d0", set_defs(TYPES["net_port"]), "sets-x")
-    nft = gen_sets(TYPES["net_port"], "d0")
+    sets = set_defs(TYPES["net_port"])
+    cmds, files = nftlab_load.nftlab_commands(TABLE, CHAIN, "d0", sets, "sets-x")
+    nft = gen_sets(sets, "d0")
     tap.ok(cmds.count("\nset\tadd") == 3 and
            sorted(files) == ["sets-x-noconcat.elems", "sets-x-norange.elems", "sets-x-test.elems"] and
            all(e in nft for e in files["sets-x-test.elems"].splitlines()) and
@@ -1351,7 +1346,7 @@ def do_selftest(args):
     ours = {"drop": [4.9e6, 5.1e6, 5.0e6, 5.2e6], "hash": [4.0e6, 4.1e6, 3.9e6, 4.0e6],
             "rbtree": [2.0e6, 2.1e6, 1.9e6, 2.0e6], "pipapo": [1.0e6, 1.02e6, 0.98e6, 1.0e6]}
     rows = basecmp.compare(parsed, lambda d, c: ours[c],
-                           lambda d: {"net,port": 1000, "port,proto": 10000}.get(d), t_two_sided, median)
+                           lambda d: {"net,port": 1000, "port,proto": 10000}.get(d))
     v = {(r["type"], r["column"]): r["verdict"] for r in rows}
     tap.ok(parsed["net,port"]["pps"] == {"drop": 5000000, "hash": 4000000, "rbtree": 3000000, "pipapo": 1000000} and
            parsed["net6,port,mac,proto"]["status"] == "SKIP" and "set" not in parsed and
@@ -1360,8 +1355,8 @@ def do_selftest(args):
            v[("net6,port,mac,proto", "-")].startswith("not measured") and
            parsed["net,mac"]["status"] == "not finished",
            "base perf script output parsed and compared (agree, DISAGREE, other sizes, SKIP)", v)
-    lo, hi = basecmp.prediction_interval([1.0, 2.0, 3.0], 4.302653)
-    tap.ok(abs(hi - (2 + 4.302653 * math.sqrt(4.0 / 3))) < 1e-9 and abs(lo + hi - 4) < 1e-9,
+    lo, hi = prediction_interval([1.0, 2.0, 3.0])
+    tap.ok(abs(hi - (2 + t_two_sided(2) * math.sqrt(4.0 / 3))) < 1e-9 and abs(lo + hi - 4) < 1e-9,
            "prediction interval mean +/- t s sqrt(1 + 1/n)", (lo, hi))
     p = packet(TYPES["net6_port"])
     tap.ok(p["ipver"] == 6 and p["addr"] == fmt_addr6(2010) and p["size"] == 100, "packet fields of net6,port", p)

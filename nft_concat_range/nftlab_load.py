@@ -11,7 +11,8 @@ nftlab-loaded table if the two were identical, else on nft's.
 This module writes the nftlab side of a plan and summarises loads.tsv.
 """
 import os
-import statistics
+
+from stats import median
 
 
 def nftlab_commands(table, chain, dev, sets, name_prefix):
@@ -73,8 +74,8 @@ def load_table(rows, type_order, entries):
         a = [r["nft_s"] for r in rs if r["nft_s"] is not None]
         b = [r["nftlab_s"] for r in rs if r["nftlab_s"] is not None]
         row = dict(type=t, entries=entries[t], loads=len(rs),
-                   nft_s=statistics.median(a) if a else None,
-                   nftlab_s=statistics.median(b) if b else None,
+                   nft_s=median(a) if a else None,
+                   nftlab_s=median(b) if b else None,
                    same=sum(1 for r in rs if r["same"] == "1"),
                    compared=sum(1 for r in rs if r["same"] in ("0", "1")))
         row["ratio"] = row["nftlab_s"] / row["nft_s"] if row["nft_s"] and row["nftlab_s"] else None

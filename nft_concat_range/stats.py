@@ -116,6 +116,13 @@ def t_two_sided(df, conf=CONFIDENCE):
     return t_quantile(1 - (1 - conf / 100.0) / 2, df)
 
 
+def prediction_interval(xs, conf=CONFIDENCE):
+    """(low, high) of the Student's t prediction interval for one new sample
+    of the population XS came from: mean +/- t(n-1) * s * sqrt(1 + 1/n)."""
+    h = t_two_sided(len(xs) - 1, conf) * stdev(xs) * math.sqrt(1 + 1.0 / len(xs))
+    return mean(xs) - h, mean(xs) + h
+
+
 def mean_ci(xs, conf=CONFIDENCE):
     """Half width of the Student's t CI of the mean (None if n < 2)."""
     if len(xs) < 2:

@@ -2,7 +2,7 @@
 # The patched kernel on real x86_64: built with CONFIG_MITIGATION_RETPOLINE=y
 # (objtool clean, checked by kernel/build), booted under QEMU TCG with the
 # host's / over read-only virtio-9p, smoke-tested with guest-smoke.sh, then
-# the benchmark's guest side runs every scenario once in it.
+# the benchmark's guest side runs the T2 and T4 scenarios once in it.
 # TCG is for function only: nothing here is timed.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
