@@ -5,7 +5,7 @@ SHELL := /bin/bash
 NFTLAB_CACHE ?= $(HOME)/.cache/nftlab
 export NFTLAB_CACHE
 
-.PHONY: all deps check check-full check-series bench bench-quick kernels userspace clean help
+.PHONY: all deps check check-full check-series bench bench-quick t0 tcg-plugin kernels userspace clean help
 
 all: userspace
 
@@ -31,6 +31,14 @@ check-full: deps
 ## check-series  build and smoke-test the kernel after every patch (bisect check)
 check-series: deps
 	@kernel/check-series
+
+## tcg-plugin    build the pktcount QEMU TCG plugin (fetches the plugin API header into the cache)
+tcg-plugin: deps
+	$(MAKE) -C nft_concat_range/tcg O=$(CURDIR)/build/tcg
+
+## t0            T0 only: exact per-packet counts, x86_64 kernels under QEMU TCG (results in build/results/t0-<timestamp>/)
+t0: deps tcg-plugin
+	@python3 nft_concat_range/t0.py run --results build/results/t0-$$(date -u +%Y%m%dT%H%M%SZ)
 
 ## kernels       build all UML lab kernels ({baseline,patched} x {retpoline,eibrs,plain})
 kernels: deps

@@ -1099,6 +1099,10 @@ def do_report(args):
     rep.build(tables)
     plot_errs = plots(rep)
     texts = [header_text(meta, boots), ""]
+    # T0 (exact counts) is t0.py's: its rendered table goes first as it is.
+    t0md = os.path.join(resdir, "t0", "t0.md")
+    if os.path.isfile(t0md):
+        texts += [line for line in open(t0md).read().splitlines() if not line.startswith("```")] + [""]
     for t in tables:
         texts += [RENDER[t](rep.tables[t]), ""]
         if t in plot_errs:

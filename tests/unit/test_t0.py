@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of nft_concat_range/t0.py's analysis (TAP): snapshots to
+per-packet counts, boots to rows, exactness across rounds, call-site
+parsing.  No kernel, no QEMU."""
+import json
+import os
+import sys
+import tempfile
+from fractions import Fraction
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "nft_concat_range"))
+import t0  # noqa: E402
+
+n = failed = 0
+
+
+def ok(cond, desc):
+    global n, failed
+    n += 1
+    print("%s %d - %s" % ("ok" if cond else "not ok", n, desc))
+    failed += not cond
+
+
+def snap(seq, packets, insns, calls):
+    return dict(mark="pktgen_if_show", seq=seq,
+                counters=dict(packets=[packets, packets], kernel_insns=[10 * insns, insns],
+                              indirect_calls=[0, 0], indirect_jumps=[5, 0]),
+                calls={k: [v + 100, v] for k, v in calls.items()})
+
+
+def boot_snaps(per_packet_insns, per_run_extra, counts, thunks=0):
+    """Snapshots of a boot running one cell: reads between runs, one run
+    per count, each run costing COUNT * per-packet + a fixed extra."""
+    snaps, p, i, c, seq = [], 0, 0, 0, 0
+    snaps.append(snap(seq, p, i, {"__x86_indirect_thunk_rax": c}))
+    for cnt in counts:
+        seq += 1
+        snaps.append(snap(seq, p, i, {"__x86_indirect_thunk_rax": c}))   # read before the run
+        p += cnt
+        i += cnt * per_packet_insns + per_run_extra
+        c += cnt * thunks
+        seq += 1
+        snaps.append(snap(seq, p, i, {"__x86_indirect_thunk_rax": c}))   # result read
+    return snaps
+
+
+counts = [2000, 2000, 12000]
+runs = t0.runs_from_snapshots(boot_snaps(1234, 777, counts))
+ok([r["packets"] for r in runs] == counts, "runs_from_snapshots: one run per interval with packets")
+pp = t0.per_packet(runs[1], runs[2])
+ok(pp["kernel_insns"] == Fraction(1234), "per_packet: slope cancels what a run costs once")
+ok(t0.fmt(Fraction(1234)) == "1234" and t0.fmt(Fraction(2469, 2)) == "1234.50", "fmt: integers exact, else 2 decimals")
+
+
+def write_boot(root, name, variant, rnd, per_packet_insns, extra, thunks, status=0, sofar=None):
+    bdir = os.path.join(root, "t0", "raw", name)
+    os.makedirs(os.path.join(bdir, "out"))
+    json.dump(dict(name=name, variant=variant, mitigation="retpoline", round=rnd, kernel="-", status=status,
+                   counts=counts), open(os.path.join(bdir, "boot.json"), "w"))
+    with open(os.path.join(bdir, "counts.jsonl"), "w") as f:
+        for s in boot_snaps(per_packet_insns, extra, counts, thunks):
+            f.write(json.dumps(s) + "\n")
+    with open(os.path.join(bdir, "out", "samples.tsv"), "w") as f:
+        f.write("# header\n")
+        for c in counts:
+            f.write("T0/net_port/hash/n1/k0\t1\t0\t0\t100\t%d\t0\t%d\t0\t1.0\t1\tok\n" % (sofar or c, c))
+    with open(os.path.join(bdir, "syms.txt"), "w") as f:
+        f.write("thunk ffffffff81000000 20 __x86_indirect_thunk_rax\n")
+    return bdir
+
+
+with tempfile.TemporaryDirectory() as d:
+    write_boot(d, "patched-retpoline-r1", "patched", 1, 1500, 300, 2)
+    write_boot(d, "patched-retpoline-r2", "patched", 2, 1500, 9999, 2)
+    json.dump(dict(quick=True, rounds=2, variants=["patched"], mitigations=["retpoline"], counts=counts),
+              open(os.path.join(d, "t0", "run.json"), "w"))
+    res = t0.analyse(d)
+    row = res["rows"][0] if res["rows"] else {}
+    ok(not res["errors"] and row.get("kernel_insns") == "1500" and row.get("indirect_thunks") == "2",
+       "analyse: per-packet instructions and thunks of a cell")
+    ok(row.get("identical") is True and not res["unstable"],
+       "analyse: rounds that differ only in what a run costs once are identical per packet")
+
+with tempfile.TemporaryDirectory() as d:
+    write_boot(d, "patched-retpoline-r1", "patched", 1, 1500, 0, 2)
+    write_boot(d, "patched-retpoline-r2", "patched", 2, 1501, 0, 2)
+    json.dump(dict(quick=True, rounds=2, variants=["patched"], mitigations=["retpoline"], counts=counts),
+              open(os.path.join(d, "t0", "run.json"), "w"))
+    res = t0.analyse(d)
+    ok(res["unstable"] and res["rows"] and res["rows"][0]["identical"] is False,
+       "analyse: a round with other per-packet numbers is reported NOT EXACT")
+
+with tempfile.TemporaryDirectory() as d:
+    write_boot(d, "patched-retpoline-r1", "patched", 1, 1500, 0, 2, sofar=1999)
+    json.dump(dict(quick=True, rounds=1, variants=["patched"], mitigations=["retpoline"], counts=counts),
+              open(os.path.join(d, "t0", "run.json"), "w"))
+    res = t0.analyse(d)
+    ok(bool(res["errors"]) and not res["rows"], "analyse: a run whose counted packets differ from pktgen's is an error")
+
+line = "ffffffff8123abcd:\te8 2e 41 00 00       \tcall   ffffffff8123fd00 <netif_receive_skb>"
+m = t0.CALL_RE.match(line)
+ok(m is not None and m.group(3) == "netif_receive_skb" and len(m.group(2).split()) == 5,
+   "CALL_RE: address, length and target of a direct call in objdump -d -w output")
+ok(t0.CALL_RE.match("ffffffff8123abcd:\tff d0                \tcall   *%rax") is None,
+   "CALL_RE: an indirect call is not a site")
+
+print("1..%d" % n)
+sys.exit(1 if failed else 0)
