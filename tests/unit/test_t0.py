@@ -82,14 +82,24 @@ with tempfile.TemporaryDirectory() as d:
     ok(row.get("identical") is True and not res["unstable"],
        "analyse: rounds that differ only in what a run costs once are identical per packet")
 
-with tempfile.TemporaryDirectory() as d:
-    write_boot(d, "patched-retpoline-r1", "patched", 1, 1500, 0, 2)
-    write_boot(d, "patched-retpoline-r2", "patched", 2, 1501, 0, 2)
-    json.dump(dict(quick=True, rounds=2, variants=["patched"], mitigations=["retpoline"], counts=counts),
-              open(os.path.join(d, "t0", "run.json"), "w"))
-    res = t0.analyse(d)
-    ok(res["unstable"] and res["rows"] and res["rows"][0]["identical"] is False,
-       "analyse: a round with other per-packet numbers is reported NOT EXACT")
+def two_rounds(insns2, thunks2):
+    """analyse() of two boots, the second with other per-packet figures."""
+    with tempfile.TemporaryDirectory() as d:
+        write_boot(d, "patched-retpoline-r1", "patched", 1, 1500, 0, 2)
+        write_boot(d, "patched-retpoline-r2", "patched", 2, insns2, 0, thunks2)
+        json.dump(dict(quick=True, rounds=2, variants=["patched"], mitigations=["retpoline"], counts=counts),
+                  open(os.path.join(d, "t0", "run.json"), "w"))
+        return t0.analyse(d)
+
+
+res = two_rounds(1500, 3)
+ok(res["unstable"] and res["rows"] and res["rows"][0]["identical"] is False,
+   "analyse: a round that counts other thunks is reported NOT EXACT")
+res = two_rounds(1503, 2)
+row = res["rows"][0] if res["rows"] else {}
+ok(not res["unstable"] and row.get("identical") is True and row.get("insns_identical") is False
+   and row.get("kernel_insns") == "1500-1503" and abs(row.get("insns_spread", 0) - 0.002) < 1e-9,
+   "analyse: instructions that move between rounds are shown as a range with their spread")
 
 with tempfile.TemporaryDirectory() as d:
     write_boot(d, "patched-retpoline-r1", "patched", 1, 1500, 0, 2, sofar=1999)
