@@ -12,7 +12,7 @@
  * 6 bits per field, first field in the highest bits.
  */
 enum {
-	KT_MAX_FIELDS = 8,
+	KT_MAX_FIELDS = 5,	/* 6 bits per field in the 32-bit key type id */
 	KT_MAX_KEY = 64,	/* 16 32-bit registers */
 	KT_TYPE_BITS = 6,
 };
