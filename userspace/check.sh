@@ -46,6 +46,27 @@ shellcheck_all() {
 	fi
 }
 
+# libFuzzer on the parsers for FUZZ_TIME (20) seconds; one TAP line
+fuzz_run() {
+	local out=$B/fuzz.log
+	mkdir -p "$B/fuzz-corpus"
+	if ! command -v "${CLANG:-clang}" >/dev/null; then
+		echo "ok 1 - fuzz parsers # SKIP clang not installed"
+		echo "1..1"
+		return 4
+	fi
+	if "$B/fuzz" -max_total_time="${FUZZ_TIME:-20}" -rss_limit_mb=1024 \
+		"$B/fuzz-corpus" "$ROOT/tests/fuzz/corpus" > "$out" 2>&1; then
+		echo "ok 1 - fuzz parsers for ${FUZZ_TIME:-20} s ($(grep -o 'Done [0-9]* runs' "$out"))"
+		echo "1..1"
+	else
+		echo "not ok 1 - fuzz parsers: crash or property failure, see $out"
+		grep -E 'ERROR|SUMMARY|Test unit written' "$out" | sed 's/^/# /'
+		echo "1..1"
+		return 1
+	fi
+}
+
 valgrind_run() {
 	if ! command -v valgrind >/dev/null; then
 		echo "ok 1 - valgrind # SKIP valgrind not installed"
@@ -67,6 +88,7 @@ step "cli (ASan/UBSan)" with_nftlab "$B/asan/nftlab" "$IT/cli.sh"
 step "integration" with_nftlab "$B/nftlab" "$IT/run.sh"
 step "nft equivalence" with_nftlab "$B/nftlab" "$IT/nft-equiv.sh"
 step "shellcheck" shellcheck_all
+step "fuzz (libFuzzer, ASan/UBSan)" fuzz_run
 step "integration (ASan/UBSan)" wait "$asan"
 cat "$B/asan-integration.tap"
 step "integration (valgrind)" wait "$vg"
