@@ -72,13 +72,13 @@ valgrind_run() {
 		echo "ok 1 - valgrind # SKIP valgrind not installed"
 		return 4
 	fi
-	NFTLAB=$B/nftlab NFTLAB_WRAPPER="$VALGRIND" "$IT/run.sh"
+	NFTLAB=$B/nftlab NFTLAB_WRAPPER="$VALGRIND" NFTLAB_BIG=0 "$IT/run.sh"
 }
 
 # the two slowest passes run in the background, each in its own netns
 valgrind_run > "$B/valgrind.tap" 2>&1 &
 vg=$!
-with_nftlab "$B/asan/nftlab" "$IT/run.sh" > "$B/asan-integration.tap" 2>&1 &
+NFTLAB_BIG=0 with_nftlab "$B/asan/nftlab" "$IT/run.sh" > "$B/asan-integration.tap" 2>&1 &
 asan=$!
 
 step "unit" "$B/unit"

@@ -5,7 +5,7 @@
  * the line check, the script word splitter, the name checks, the
  * generator's field parser and the element parser.  Properties checked
  * besides memory safety (ASan/UBSan): an element that parses formats back
- * into text that parses to the same key bytes; quote() output is bounded
+ * into text that parses to the same key bytes and map data; quote() output is bounded
  * and printable.
  */
 #include <stdint.h>
@@ -44,9 +44,19 @@ static void check_elem(const struct keytype *kt, const char *line)
 		return;
 	if (elem_format(kt, e.key, e.key_end, text, sizeof(text)))
 		abort();
+	if (e.has_data) {
+		size_t n = strlen(text);
+
+		memcpy(text + n, " : ", 4);
+		if (elem_data_format(kt, &e.data, text + n + 3,
+				     sizeof(text) - n - 3))
+			abort();
+	}
 	if (elem_parse(&back, kt, text, why, sizeof(why)) ||
 	    memcmp(back.key, e.key, kt->key_len) ||
-	    memcmp(back.key_end, e.key_end, kt->key_len))
+	    memcmp(back.key_end, e.key_end, kt->key_len) ||
+	    back.has_data != e.has_data ||
+	    memcmp(&back.data, &e.data, sizeof(e.data)))
 		abort();
 }
 
@@ -99,7 +109,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			*next++ = '\0';
 		len = strlen(line);
 		if (first) {
+			char *data = strstr(line, " : ");
+
+			if (data)
+				*data = '\0';
 			have_kt = keytype_parse(&kt, line) == 0;
+			if (have_kt && data && keytype_set_data(&kt, data + 3))
+				have_kt = 0;
 			if (have_kt && (line[0] & 1))
 				kt.interval = 1;
 			first = 0;

@@ -85,7 +85,7 @@ result $? "gen prints nft_concat_range.sh-style elements"
 help=$("${WRAP[@]}" "$NFTLAB" --help)
 man_text=$(sed 's/\\-/-/g; s/\\f[BIPR]//g' "$MAN")
 missing=""
-for word in "table add" "chain add" "set add" "set flush" "element add" \
+for word in "table add" "chain add" "set add" "set flush" "map add" "--vmap" "element add" \
 	"element get" "rule add" "counters" "ruleset flush" "--lookups" "--gen"; do
 	grep -qF -- "$word" <<< "$help" || missing="$missing '$word'"
 	grep -qF -- "$word" <<< "$man_text" || missing="$missing man:'$word'"

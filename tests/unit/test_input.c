@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "elem.h"
 #include "gen.h"
 #include "keytype.h"
 #include "linein.h"
@@ -137,8 +138,45 @@ static void test_limits(struct tap *t)
 	       "gen: --proto checked");
 }
 
+static void test_map_elems(struct tap *t)
+{
+	struct keytype kt;
+	struct elem e;
+	char why[256], out[300];
+
+	keytype_parse(&kt, "ipv4_addr");
+	keytype_set_data(&kt, "verdict");
+	TAP_OK(t, elem_parse(&e, &kt, "10.0.0.1 : jump other", why,
+			     sizeof(why)) == 0 && e.has_data &&
+	       elem_data_format(&kt, &e.data, out, sizeof(out)) == 0 &&
+	       !strcmp(out, "jump other"), "map: verdict with chain: %s", out);
+	TAP_OK(t, elem_parse(&e, &kt, "10.0.0.1 timeout 10s : drop", why,
+			     sizeof(why)) == 0 && e.timeout_ms == 10000 &&
+	       elem_data_format(&kt, &e.data, out, sizeof(out)) == 0 &&
+	       !strcmp(out, "drop"), "map: timeout before the data");
+	TAP_OK(t, elem_parse(&e, &kt, "10.0.0.1 : accept extra", why,
+			     sizeof(why)) == -EINVAL, "map: %s", why);
+	TAP_OK(t, elem_parse(&e, &kt, "10.0.0.1 :", why, sizeof(why)) == -EINVAL,
+	       "map: %s", why);
+	TAP_OK(t, elem_parse(&e, &kt, "10.0.0.1", why, sizeof(why)) == 0 &&
+	       !e.has_data, "map: key only (for del and get)");
+	keytype_parse(&kt, "ipv4_addr . inet_service");
+	keytype_set_data(&kt, "mark");
+	TAP_OK(t, elem_parse(&e, &kt, "10.0.0.1 . 80 : 0x10", why,
+			     sizeof(why)) == 0 &&
+	       elem_data_format(&kt, &e.data, out, sizeof(out)) == 0 &&
+	       !strcmp(out, "0x00000010"), "map: mark data: %s", out);
+	keytype_parse(&kt, "ipv4_addr");
+	TAP_OK(t, elem_parse(&e, &kt, "10.0.0.1 : 0x10", why, sizeof(why)) ==
+	       -EINVAL, "set: ':' refused: %s", why);
+	TAP_OK(t, keytype_set_data(&kt, "bogus") == -EINVAL &&
+	       keytype_set_data_id(&kt, 0xffffff00, 0) == 0 &&
+	       kt.dtype == KT_DATA_VERDICT, "map: data type names and ids");
+}
+
 void test_input(struct tap *t)
 {
+	test_map_elems(t);
 	test_quote(t);
 	test_names(t);
 	test_split(t);

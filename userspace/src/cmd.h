@@ -33,7 +33,7 @@ enum {
 
 int cmd_table(struct ctx *c, int argc, char **argv);
 int cmd_chain(struct ctx *c, int argc, char **argv);
-int cmd_set(struct ctx *c, int argc, char **argv);
+int cmd_set(struct ctx *c, int argc, char **argv);	/* also map */
 int cmd_element(struct ctx *c, int argc, char **argv);
 int cmd_rule(struct ctx *c, int argc, char **argv);
 int cmd_counter(struct ctx *c, int argc, char **argv);

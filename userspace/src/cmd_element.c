@@ -28,6 +28,7 @@
 
 #include "cmd.h"
 #include "elem.h"
+#include "elem_list.h"
 #include "gen.h"
 #include "linein.h"
 #include "setinfo.h"
@@ -70,8 +71,29 @@ static int ew_close(struct elem_writer *w)
 	return err;
 }
 
+/* Map data of the element being written, or none. */
+static void ew_data(struct elem_writer *w, const struct elem_data *d)
+{
+	struct nftnl_set_elem *e = w->e;
+	const struct keytype *kt = &w->si->kt;
+
+	nftnl_set_elem_unset(e, NFTNL_SET_ELEM_VERDICT);
+	nftnl_set_elem_unset(e, NFTNL_SET_ELEM_CHAIN);
+	nftnl_set_elem_unset(e, NFTNL_SET_ELEM_DATA);
+	if (!d)
+		return;
+	if (kt->dtype != KT_DATA_VERDICT) {
+		nftnl_set_elem_set(e, NFTNL_SET_ELEM_DATA, d->value, kt->dlen);
+		return;
+	}
+	nftnl_set_elem_set_u32(e, NFTNL_SET_ELEM_VERDICT, (uint32_t)d->verdict);
+	if (d->verdict == NFT_JUMP || d->verdict == NFT_GOTO)
+		nftnl_set_elem_set_str(e, NFTNL_SET_ELEM_CHAIN, d->chain);
+}
+
 static int ew_put(struct elem_writer *w, const uint8_t *key,
-		  const uint8_t *key_end, uint32_t flags, uint64_t timeout)
+		  const uint8_t *key_end, uint32_t flags, uint64_t timeout,
+		  const struct elem_data *d)
 {
 	struct nftnl_set_elem *e = w->e;
 	uint32_t len = w->si->kt.key_len;
@@ -91,6 +113,7 @@ static int ew_put(struct elem_writer *w, const uint8_t *key,
 		nftnl_set_elem_set_u64(e, NFTNL_SET_ELEM_TIMEOUT, timeout);
 	else
 		nftnl_set_elem_unset(e, NFTNL_SET_ELEM_TIMEOUT);
+	ew_data(w, d);
 	nftnl_set_elem_nlmsg_build(w->nlh, e, NFTA_LIST_ELEM);
 	if (txn_bytes(w->t) + w->nlh->nlmsg_len > w->t->max_bytes)
 		return -EMSGSIZE;
@@ -104,24 +127,30 @@ static int ew_add(struct elem_writer *w, const struct elem *el,
 		  char *why, size_t whylen)
 {
 	const struct setinfo *si = w->si;
+	const struct elem_data *d = el->has_data &&
+		w->type == NFT_MSG_NEWSETELEM ? &el->data : NULL;
 	uint8_t next[KT_MAX_KEY];
 	int err;
 
+	if (si->kt.dtype && !d && w->type == NFT_MSG_NEWSETELEM) {
+		snprintf(why, whylen, "map element without ' : DATA'");
+		return -EINVAL;
+	}
 	if (setinfo_is_concat_interval(si))
-		return ew_put(w, el->key, el->key_end, 0, el->timeout_ms);
+		return ew_put(w, el->key, el->key_end, 0, el->timeout_ms, d);
 	if (!setinfo_is_single_interval(si)) {
 		if (el->is_range) {
 			snprintf(why, whylen, "ranges need a set with flags interval");
 			return -EINVAL;
 		}
-		return ew_put(w, el->key, NULL, 0, el->timeout_ms);
+		return ew_put(w, el->key, NULL, 0, el->timeout_ms, d);
 	}
-	err = ew_put(w, el->key, NULL, 0, el->timeout_ms);
+	err = ew_put(w, el->key, NULL, 0, el->timeout_ms, d);
 	if (err)
 		return err;
 	if (elem_key_inc(&si->kt, el->key_end, next))
 		return 0;	/* range up to the largest value: no end */
-	return ew_put(w, next, NULL, NFT_SET_ELEM_INTERVAL_END, 0);
+	return ew_put(w, next, NULL, NFT_SET_ELEM_INTERVAL_END, 0, NULL);
 }
 
 /* where: "FILE:LINE" context for messages, built only when needed */
@@ -337,6 +366,29 @@ static int elem_write(struct ctx *c, struct setinfo *si, uint16_t type,
 	return cmd_commit(c, t);
 }
 
+/* element list FAMILY TABLE SET [--json] */
+static int elem_list_cmd(struct ctx *c, int argc, char **argv)
+{
+	struct setinfo si = { 0 };
+	int json = 0, err;
+
+	if (argc == 5 && !strcmp(argv[4], "--json"))
+		json = 1;
+	else if (argc != 4)
+		return cmd_usage(c);
+	err = cmd_family(c, argv[1], &si.family);
+	if (!err)
+		err = cmd_name(c, "table", argv[2]);
+	if (!err)
+		err = cmd_name(c, "set", argv[3]);
+	if (err)
+		return err;
+	si.table = argv[2];
+	si.name = argv[3];
+	err = cmd_setinfo(c, &si);
+	return err ? err : elem_list(c, &si, json);
+}
+
 int cmd_element(struct ctx *c, int argc, char **argv)
 {
 	struct elem_opts o = { 0 };
@@ -351,11 +403,13 @@ int cmd_element(struct ctx *c, int argc, char **argv)
 		flags = NLM_F_CREATE | NLM_F_EXCL;
 	} else if (!strcmp(argv[0], "del")) {
 		type = NFT_MSG_DELSETELEM;
-	} else if (!strcmp(argv[0], "get")) {
+	} else if (!strcmp(argv[0], "get") || !strcmp(argv[0], "list")) {
 		type = NFT_MSG_GETSETELEM;
 		if (c->script)
 			return cmd_refuse(c, "not allowed in a script (it does "
 					  "not change the ruleset)");
+		if (argv[0][0] == 'l')
+			return elem_list_cmd(c, argc, argv);
 	} else {
 		return cmd_usage(c);
 	}

@@ -26,10 +26,19 @@ static const struct cmd_desc cmds[] = {
 	  "set flush|del FAMILY TABLE SET\n",
 	  "  --type SPEC      1-5 fields joined by ' . ': ipv4_addr ipv6_addr\n"
 	  "                   ether_addr inet_proto inet_service mark (key <= 64 bytes)\n" },
+	{ "map", cmd_set, 1, 1,
+	  "map add FAMILY TABLE MAP --type 'ipv4_addr . inet_service'\n"
+	  "          --data verdict|TYPE [set add options]\n"
+	  "map flush|del FAMILY TABLE MAP\n",
+	  "  --data TYPE      verdict (a verdict map), or one of ipv4_addr\n"
+	  "                   ipv6_addr ether_addr inet_proto inet_service mark\n"
+	  "  elements are 'KEY : DATA', e.g. '10.0.0.1 : jump other',\n"
+	  "  '10.0.0.1-10.0.0.9 . 80 : 0x10'; element add|del|get work on maps\n" },
 	{ "element", cmd_element, 1, 1,
 	  "element add|del FAMILY TABLE SET [ELEMENT]... [--file FILE|-]\n"
 	  "          [--gen FIELDS --count N [--start N] [--range-size N] [--proto P]]\n"
-	  "element get FAMILY TABLE SET ELEMENT...\n",
+	  "element get FAMILY TABLE SET ELEMENT...\n"
+	  "element list FAMILY TABLE SET [--json]\n",
 	  "  ELEMENT          nft syntax: '10.0.0.1-10.0.0.5 . 80-90 timeout 30s';\n"
 	  "                   after '--' every word is an element\n"
 	  "  --file FILE      one element per line ('#' comments, trailing ','),\n"
@@ -38,10 +47,15 @@ static const struct cmd_desc cmds[] = {
 	  "  --count N        number of generated elements (with --gen)\n"
 	  "  --start N        first value (with --gen, default 1)\n"
 	  "  --range-size N   ranges of N + 1 values (with --gen, default 0)\n"
-	  "  --proto P        protocol of proto fields (with --gen, default udp)\n" },
+	  "  --proto P        protocol of proto fields (with --gen, default udp)\n"
+	  "  list             print every element as it arrives from the kernel,\n"
+	  "                   one per line ('KEY [timeout T] [: DATA]') or as JSON\n" },
 	{ "rule", cmd_rule, 1, 1,
-	  "rule add FAMILY TABLE CHAIN [--set SET [--lookups N]] [--counter]\n"
+	  "rule add FAMILY TABLE CHAIN [--set SET|--vmap MAP|--map MAP [--lookups N]]\n"
+	  "          [--counter]\n"
 	  "          [--verdict accept|drop|continue|return|jump:CHAIN|goto:CHAIN]\n",
+	  "  --vmap MAP       look the packet up in a verdict map (ip daddr vmap @MAP)\n"
+	  "  --map MAP        meta mark set KEY map @MAP (a map with --data mark)\n"
 	  "  --lookups N      look SET up N times (default 1); the limit is the\n"
 	  "                   kernel's: 128 expressions and < 4096 bytes per rule\n" },
 	{ "counter", cmd_counter, 1, 1,

@@ -33,8 +33,11 @@ enum { TYPE_IPADDR = 7, TYPE_IP6ADDR = 8, TYPE_ETHERADDR = 9,
 /* NFT_RULE_MAXEXPRS in net/netfilter/nf_tables_api.c (6.1 - 6.18) */
 enum { RULE_MAX_EXPRS = 128 };
 
+enum rule_kind { RULE_SET, RULE_VMAP, RULE_MAP };
+
 struct rule_opts {
 	const char *set, *verdict, *lookups_arg;
+	enum rule_kind kind;	/* --set, --vmap or --map */
 	uint64_t lookups;
 	int counter;
 };
@@ -176,14 +179,18 @@ struct rule_cost {
 };
 
 /* Cost of the dependencies and of one lookup, as rule_lookups() builds. */
-static void rule_count(const struct setinfo *si, struct rule_cost *deps,
-		       struct rule_cost *per)
+static void rule_count(const struct setinfo *si, enum rule_kind kind,
+		       struct rule_cost *deps, struct rule_cost *per)
 {
 	const struct keytype *kt = &si->kt;
 	int ether = 0, l3 = 0;
 
 	per->exprs = 1;		/* lookup */
 	per->bytes = SZ_LOOKUP;
+	if (kind == RULE_MAP) {	/* meta set mark */
+		per->exprs++;
+		per->bytes += SZ_META;
+	}
 	for (unsigned int i = 0; i < kt->nfields; i++) {
 		uint32_t type = kt->f[i].type;
 
@@ -212,7 +219,7 @@ static int rule_check_exprs(struct ctx *c, const struct setinfo *si,
 	uint64_t exprs, bytes;
 	unsigned int max, max_b;
 
-	rule_count(si, &deps, &per);
+	rule_count(si, o->kind, &deps, &per);
 	rest.exprs = deps.exprs + !!o->counter + !!o->verdict;
 	rest.bytes = deps.bytes + (o->counter ? SZ_COUNTER : 0) +
 		     (o->verdict ? SZ_IMMEDIATE : 0);
@@ -233,8 +240,22 @@ static int rule_check_exprs(struct ctx *c, const struct setinfo *si,
 			  si->table, si->name, RULE_MAX_EXPRS, max);
 }
 
+/* meta mark set reg 1 (after a --map lookup) */
+static int rule_meta_set_mark(struct nftnl_rule *r)
+{
+	struct nftnl_expr *e;
+	int err = rule_expr(r, &e, "meta");
+
+	if (err)
+		return err;
+	nftnl_expr_set_u32(e, NFTNL_EXPR_META_KEY, NFT_META_MARK);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_META_SREG, NFT_REG_1);
+	return 0;
+}
+
 static int rule_lookups(struct ctx *c, struct nftnl_rule *r,
-			const struct setinfo *si, uint64_t n)
+			const struct setinfo *si, uint64_t n,
+			enum rule_kind kind)
 {
 	const struct keytype *kt = &si->kt;
 	int err;
@@ -280,6 +301,15 @@ static int rule_lookups(struct ctx *c, struct nftnl_rule *r,
 			return err;
 		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SREG, NFT_REG_1);
 		nftnl_expr_set_str(e, NFTNL_EXPR_LOOKUP_SET, si->name);
+		if (kind == RULE_VMAP)
+			nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_DREG,
+					   NFT_REG_VERDICT);
+		if (kind == RULE_MAP) {
+			nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_DREG, NFT_REG_1);
+			err = rule_meta_set_mark(r);
+			if (err)
+				return err;
+		}
 	}
 	return 0;
 }
@@ -329,6 +359,8 @@ static int rule_parse_opts(struct ctx *c, int argc, char **argv,
 		{ "lookups", required_argument, NULL, 'n' },
 		{ "counter", no_argument, NULL, 'c' },
 		{ "verdict", required_argument, NULL, 'v' },
+		{ "vmap", required_argument, NULL, 'V' },
+		{ "map", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned int seen = 0;
@@ -339,7 +371,13 @@ static int rule_parse_opts(struct ctx *c, int argc, char **argv,
 	opterr = 0;
 	while (!err && (ch = getopt_long(argc, argv, "+:", opts, &li)) != -1) {
 		switch (ch) {
-		case 's': o->set = optarg; break;
+		case 's': case 'V': case 'M':
+			if (o->set)
+				return cmd_refuse(c, "one of --set, --vmap, --map");
+			o->set = optarg;
+			o->kind = ch == 's' ? RULE_SET :
+				  ch == 'V' ? RULE_VMAP : RULE_MAP;
+			break;
 		case 'n':
 			o->lookups_arg = optarg;
 			err = cmd_u64(c, "--lookups", optarg, 1, UINT32_MAX,
@@ -357,9 +395,9 @@ static int rule_parse_opts(struct ctx *c, int argc, char **argv,
 	if (optind != argc)
 		return cmd_usage(c);
 	if (o->lookups_arg && !o->set)
-		return cmd_refuse(c, "--lookups needs --set");
+		return cmd_refuse(c, "--lookups needs --set, --vmap or --map");
 	if (o->set)
-		return cmd_name(c, "set", o->set);
+		return cmd_name(c, o->kind == RULE_SET ? "set" : "map", o->set);
 	return 0;
 }
 
@@ -374,10 +412,15 @@ static int rule_build(struct ctx *c, struct nftnl_rule *r, uint16_t family,
 				      .name = o->set };
 
 		err = cmd_setinfo(c, &si);
+		if (!err && o->kind == RULE_VMAP && si.kt.dtype != KT_DATA_VERDICT)
+			err = cmd_refuse(c, "--vmap %s: not a verdict map", o->set);
+		if (!err && o->kind == RULE_MAP && si.kt.dtype != TYPE_MARK)
+			err = cmd_refuse(c, "--map %s: not a map with --data mark",
+					 o->set);
 		if (!err)
 			err = rule_check_exprs(c, &si, o);
 		if (!err)
-			err = rule_lookups(c, r, &si, o->lookups);
+			err = rule_lookups(c, r, &si, o->lookups, o->kind);
 	}
 	if (!err && o->counter)
 		err = rule_expr(r, &e, "counter");

@@ -25,7 +25,7 @@
 #include "keytype.h"
 
 struct set_opts {
-	const char *type, *flags, *timeout, *size, *policy;
+	const char *type, *flags, *timeout, *size, *policy, *data;
 	int counter;
 };
 
@@ -39,6 +39,7 @@ static int set_parse_opts(struct ctx *c, int argc, char **argv,
 		{ "size", required_argument, NULL, 's' },
 		{ "policy", required_argument, NULL, 'p' },
 		{ "counter", no_argument, NULL, 'c' },
+		{ "data", required_argument, NULL, 'd' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned int seen = 0;
@@ -54,6 +55,7 @@ static int set_parse_opts(struct ctx *c, int argc, char **argv,
 		case 's': o->size = optarg; break;
 		case 'p': o->policy = optarg; break;
 		case 'c': o->counter = 1; break;
+		case 'd': o->data = optarg; break;
 		default: return cmd_opt_err(c, ch, argv);
 		}
 		err = cmd_once(c, &seen, li, opts[li].name);
@@ -103,6 +105,13 @@ static int set_udata(struct nftnl_set *s, const struct keytype *kt)
 	if (kt->nfields == 1)
 		order = keytype_field_byteorder(kt->f[0].type);
 	nftnl_udata_put_u32(ud, NFTNL_UDATA_SET_KEYBYTEORDER, order);
+	if (kt->dtype) {
+		/* as nft 1.0.6: data byte order (0 for verdicts), no intervals */
+		nftnl_udata_put_u32(ud, NFTNL_UDATA_SET_DATABYTEORDER,
+				    kt->dtype == KT_DATA_VERDICT ? 0 :
+				    keytype_field_byteorder(kt->dtype));
+		nftnl_udata_put_u32(ud, NFTNL_UDATA_SET_DATA_INTERVAL, 0);
+	}
 	if (kt->nfields > 1) {
 		nest = nftnl_udata_nest_start(ud, NFTNL_UDATA_SET_KEY_TYPEOF);
 		nftnl_udata_put_u32(ud, NFTNL_UDATA_SET_TYPEOF_EXPR, 13);
@@ -126,7 +135,7 @@ static int set_fill(struct ctx *c, struct nftnl_set *s, const struct set_opts *o
 	int err;
 
 	if (!o->type)
-		return cmd_refuse(c, "set add needs --type");
+		return cmd_refuse(c, "%s add needs --type", c->object);
 	err = keytype_parse(&kt, o->type);
 	if (err == -E2BIG)
 		return cmd_refuse(c, "key type '%s': at most %d fields (6 bits "
@@ -139,6 +148,15 @@ static int set_fill(struct ctx *c, struct nftnl_set *s, const struct set_opts *o
 	err = set_flags(c, o->flags, &flags);
 	if (err)
 		return err;
+	if (o->data) {
+		if (keytype_set_data(&kt, o->data))
+			return cmd_refuse(c, "bad --data '%s' (verdict, ipv4_addr, "
+					  "ipv6_addr, ether_addr, inet_proto, "
+					  "inet_service, mark)", quote(&q, o->data));
+		flags |= NFT_SET_MAP;
+		nftnl_set_set_u32(s, NFTNL_SET_DATA_TYPE, kt.dtype);
+		nftnl_set_set_u32(s, NFTNL_SET_DATA_LEN, kt.dlen);
+	}
 	if ((flags & NFT_SET_INTERVAL) && kt.nfields > 1) {
 		uint8_t lens[KT_MAX_FIELDS + 1] = { 0 };
 
@@ -193,6 +211,7 @@ int cmd_set(struct ctx *c, int argc, char **argv)
 	uint16_t family, type, flags = 0;
 	struct setinfo si = { 0 };
 	struct txn own, *t;
+	int is_map = !strcmp(c->object, "map");
 	int err = 0;
 
 	if (argc < 4)
@@ -211,14 +230,18 @@ int cmd_set(struct ctx *c, int argc, char **argv)
 	if (!err)
 		err = cmd_name(c, "table", argv[2]);
 	if (!err)
-		err = cmd_name(c, "set", argv[3]);
+		err = cmd_name(c, c->object, argv[3]);
 	if (!err)
 		err = set_parse_opts(c, argc - 3, argv + 3, &o);
 	if (err)
 		return err;
 	if (type != NFT_MSG_NEWSET && (o.type || o.flags || o.timeout ||
-				       o.size || o.policy || o.counter))
-		return cmd_refuse(c, "set %s takes no options", argv[0]);
+				       o.size || o.policy || o.counter || o.data))
+		return cmd_refuse(c, "%s %s takes no options", c->object, argv[0]);
+	if (type == NFT_MSG_NEWSET && is_map && !o.data)
+		return cmd_refuse(c, "map add needs --data verdict|TYPE");
+	if (is_map ? 0 : !!o.data)
+		return cmd_refuse(c, "--data is for maps (map add)");
 	si.family = family;
 	si.table = argv[2];
 	si.name = argv[3];

@@ -169,6 +169,9 @@ static const char *report_explain(const struct txn_what *w, int err,
 			snprintf(buf, len, "element already in the set (element "
 				 "add creates; delete it first): %s",
 				 strerror(-err));
+		else if (err == -ENOENT && known && si.kt.dtype == KT_DATA_VERDICT)
+			snprintf(buf, len, "no such set, or the jump/goto chain "
+				 "does not exist: %s", strerror(-err));
 		else
 			return NULL;
 		return buf;

@@ -35,6 +35,10 @@ static int setinfo_cb(const struct nlmsghdr *nlh, void *data)
 					 nftnl_set_get_u32(s, NFTNL_SET_KEY_TYPE),
 					 nftnl_set_get_u32(s, NFTNL_SET_KEY_LEN));
 		p->si->kt.interval = !!(p->si->flags & NFT_SET_INTERVAL);
+		if (!p->err && (p->si->flags & NFT_SET_MAP))
+			p->err = keytype_set_data_id(&p->si->kt,
+				nftnl_set_get_u32(s, NFTNL_SET_DATA_TYPE),
+				nftnl_set_get_u32(s, NFTNL_SET_DATA_LEN));
 	}
 	nftnl_set_free(s);
 	return 0;
