@@ -245,14 +245,21 @@ test_bad_input() {
 	expect_fail "unknown set" 'netdev/perf/nope: no such table or set: No such file or directory' \
 		element add netdev perf nope '10.0.0.20 . 80'
 	expect_fail "duplicate element after new ones" \
-		'netdev/perf/test: 10.0.0.9 . 22: already in the set, or overlaps .*: File exists' \
+		'netdev/perf/test: 10.0.0.9 . 22: element already in the set \(element add creates; delete it first\): File exists' \
 		element add netdev perf test '10.0.0.30 . 80' '10.0.0.9 . 22' '10.0.0.31 . 80'
 	expect_fail "duplicate element within one batch" '10.0.0.40: element already in the set \(element add creates; delete it first\): File exists' \
 		element add netdev perf h 10.0.0.40 10.0.0.40
-	expect_fail "overlapping concat intervals" 'netdev/perf/test: 10.0.0.2/31 . 85-95: already in the set, or overlaps an interval.*: File exists' \
+	expect_fail "overlapping concat intervals" 'netdev/perf/test: 10.0.0.2/31 . 85-95: overlaps 10.0.0.1-10.0.0.5 . 80-90 in the set: File exists' \
 		element add netdev perf test '10.0.0.2-10.0.0.3 . 85-95'
-	expect_fail "overlapping single-field intervals" 'netdev/perf/i: .*File exists' \
+	expect_fail "two overlapping intervals in one transaction" \
+		'netdev/perf/test: 10.0.0.55 . 1: already in the set, or overlaps an interval in the set or earlier in this transaction: File exists' \
+		element add netdev perf test '10.0.0.50-10.0.0.60 . 1' '10.0.0.55 . 1'
+	expect_fail "an existing single-field interval again" \
+		"netdev/perf/i: .*: overlaps .+ in the set: File exists" \
 		element add netdev perf i "$(sed -n 200p "$TMP/i.txt")"
+	expect_fail "overlapping single-field intervals name the other one" \
+		"netdev/perf/i: $(sed -n 200p "$TMP/i.txt" | cut -d- -f1): overlaps .+ in the set: File exists" \
+		element add netdev perf i "$(sed -n 200p "$TMP/i.txt" | cut -d- -f1)"
 	expect_refused "out-of-range port" 'port 65536 out of range' \
 		element add netdev perf test '10.0.0.20 . 65536'
 	printf '10.1.0.1\n10.1.0.2\n10.1.0.3 . 9\n' > "$TMP/bad.txt"
@@ -431,7 +438,7 @@ test_script() {
 	printf "table add inet sc5\nset add inet sc5 s --type 'ipv4_addr\n" > "$TMP/q.cmds"
 	expect_refused "script: unterminated quote" "q.cmds:2: unterminated ' quote" -f "$TMP/q.cmds"
 	printf 'set del inet sc v4\nelement add inet sc v4 10.9.9.9\n' > "$TMP/del.cmds"
-	expect_fail "script: a set deleted earlier in the script" \
+	expect_refused "script: a set deleted earlier in the script" \
 		"del.cmds:2: element add: inet/sc/v4: deleted earlier in this script" -f "$TMP/del.cmds"
 	printf 'table add inet sc6\n' | expect_ok "script from standard input" -f -
 	check "script from stdin applied" nftns list table inet sc6

@@ -29,6 +29,7 @@
 #include "cmd.h"
 #include "elem.h"
 #include "elem_list.h"
+#include "elem_lookup.h"
 #include "gen.h"
 #include "linein.h"
 #include "setinfo.h"
@@ -437,86 +438,9 @@ int cmd_element(struct ctx *c, int argc, char **argv)
 	return err;
 }
 
-/*
- * element get: ask the kernel for the element and print what it returns.
- * A single-field interval set answers with the range's start element; a
- * second lookup of (value + 1) flagged NFT_SET_ELEM_INTERVAL_END returns the
- * end element (end + 1), to print the whole range (nft 1.0.6 dumps the set
- * instead).
- */
-struct get_result {
-	const struct setinfo *si;
-	uint8_t key[KT_MAX_KEY];
-	uint8_t key_end[KT_MAX_KEY];
-	int found, has_end;
-};
-
-static int get_take_elem(struct nftnl_set_elem *e, void *data)
-{
-	struct get_result *g = data;
-	const void *key, *key_end = NULL;
-	uint32_t len = 0, len_end = 0;
-
-	key = nftnl_set_elem_get(e, NFTNL_SET_ELEM_KEY, &len);
-	if (g->found || !key || len != g->si->kt.key_len)
-		return 0;
-	if (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_KEY_END))
-		key_end = nftnl_set_elem_get(e, NFTNL_SET_ELEM_KEY_END, &len_end);
-	memcpy(g->key, key, len);
-	if (key_end && len_end == len) {
-		memcpy(g->key_end, key_end, len);
-		g->has_end = 1;
-	}
-	g->found = 1;
-	return 0;
-}
-
-static int get_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct nftnl_set *s = nftnl_set_alloc();
-
-	if (!s)
-		return -ENOMEM;
-	if (nftnl_set_elems_nlmsg_parse(nlh, s) >= 0)
-		nftnl_set_elem_foreach(s, get_take_elem, data);
-	nftnl_set_free(s);
-	return 0;
-}
-
-static int elem_get_req(struct ctx *c, const struct setinfo *si,
-			const uint8_t *key, const uint8_t *key_end,
-			uint32_t flags, struct get_result *g, struct nl_err *ne)
-{
-	char buf[16384] = { 0 };
-	struct nftnl_set_elem *e;
-	struct nlmsghdr *nlh;
-	struct nlattr *nest;
-
-	e = nftnl_set_elem_alloc();
-	if (!e)
-		return -ENOMEM;
-	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETSETELEM, si->family,
-				    NLM_F_ACK, c->nl.seq++);
-	mnl_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_TABLE, si->table);
-	mnl_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_SET, si->name);
-	nest = mnl_attr_nest_start(nlh, NFTA_SET_ELEM_LIST_ELEMENTS);
-	nftnl_set_elem_set(e, NFTNL_SET_ELEM_KEY, key, si->kt.key_len);
-	if (key_end)
-		nftnl_set_elem_set(e, NFTNL_SET_ELEM_KEY_END, key_end,
-				   si->kt.key_len);
-	if (flags)
-		nftnl_set_elem_set_u32(e, NFTNL_SET_ELEM_FLAGS, flags);
-	nftnl_set_elem_nlmsg_build(nlh, e, NFTA_LIST_ELEM);
-	mnl_attr_nest_end(nlh, nest);
-	nftnl_set_elem_free(e);
-	memset(g, 0, sizeof(*g));
-	g->si = si;
-	return nl_talk(&c->nl, nlh, get_cb, g, buf, sizeof(buf), ne);
-}
-
 static int elem_get_one(struct ctx *c, struct setinfo *si, const char *text)
 {
-	struct get_result g, end;
+	uint8_t start[KT_MAX_KEY], end[KT_MAX_KEY];
 	struct nl_err ne;
 	struct elem el;
 	char why[256], out[512];
@@ -528,10 +452,7 @@ static int elem_get_one(struct ctx *c, struct setinfo *si, const char *text)
 		elem_bad(c, si, NULL, text, why);
 		return err;
 	}
-	err = elem_get_req(c, si, el.key, setinfo_is_concat_interval(si) ?
-			   el.key_end : NULL, 0, &g, &ne);
-	if (!err && !g.found)
-		err = -ENOENT;
+	err = elem_lookup(&c->nl, si, el.key, el.key_end, start, end, &ne);
 	if (err) {
 		fprintf(stderr, "nftlab: %s: %s/%s/%s: %s: %s%s%s%s\n", c->op,
 			nl_family_name(si->family), si->table, si->name,
@@ -539,29 +460,7 @@ static int elem_get_one(struct ctx *c, struct setinfo *si, const char *text)
 			ne.msg[0] ? ")" : "");
 		return err;
 	}
-	if (setinfo_is_single_interval(si)) {
-		/*
-		 * The range's end element holds end + 1; none: up to the top.
-		 * Ask for the first end element at or above (queried value + 1),
-		 * not at the queried value itself: rbtree start elements carry
-		 * no flags extension, so older kernels (6.12) match a start
-		 * element with the queried key whatever INTERVAL_END says, and
-		 * the answer would be the start again.  Any element keyed
-		 * value + 1 marks the end of this range (its end element, or the
-		 * start of an adjacent range), so both kernels agree.
-		 */
-		uint8_t next[KT_MAX_KEY];
-
-		memset(g.key_end, 0xff, sizeof(g.key_end));
-		g.has_end = 1;
-		if (!elem_key_inc(&si->kt, el.key_end, next) &&
-		    !elem_get_req(c, si, next, NULL,
-				  NFT_SET_ELEM_INTERVAL_END, &end, &ne) &&
-		    end.found && elem_key_dec(&si->kt, end.key, g.key_end))
-			memcpy(g.key_end, g.key, si->kt.key_len);
-	}
-	if (elem_format(&si->kt, g.key, g.has_end ? g.key_end : NULL, out,
-			sizeof(out)))
+	if (elem_format(&si->kt, start, end, out, sizeof(out)))
 		return -ENOSPC;
 	printf("%s\n", out);
 	return 0;

@@ -11,6 +11,7 @@
 
 #include "cmd.h"
 #include "elem.h"
+#include "elem_lookup.h"
 #include "name.h"
 
 /* An input error: message, exit status 2, nothing sent. */
@@ -145,12 +146,40 @@ static int report_elem_fmt(const struct txn_what *w, char *buf, size_t len,
 	return elem_attr_format(&si, w->elem, buf, len);
 }
 
+/*
+ * An interval that the kernel refused with EEXIST: which element of the
+ * set overlaps it.  Asked on a second socket (the first one is draining the
+ * batch's replies); the batch was aborted, so the set is as before.
+ */
+static int report_overlap(const struct setinfo *si, const struct nlattr *elem,
+			  char *buf, size_t len)
+{
+	uint8_t start[KT_MAX_KEY], end[KT_MAX_KEY], s2[KT_MAX_KEY], e2[KT_MAX_KEY];
+	struct nl_err ne;
+	struct nl nl = { 0 };
+	int err;
+
+	if (!elem || elem_attr_range(si, elem, start, end) || nl_open(&nl))
+		return -ENOENT;
+	err = elem_lookup(&nl, si, start, start, s2, e2, &ne);
+	if (err)
+		err = elem_lookup(&nl, si, end, end, s2, e2, &ne);
+	nl_close(&nl);
+	if (err)
+		return err;
+	if (!memcmp(s2, start, si->kt.key_len) && !memcmp(e2, end, si->kt.key_len))
+		return 1;	/* the same element */
+	return elem_format(&si->kt, s2, e2, buf, len);
+}
+
 /* The kernel's errno in the context of the message that failed. */
 static const char *report_explain(const struct txn_what *w, int err,
 				  char *buf, size_t len, void *data)
 {
 	struct ctx *c = data;
 	struct setinfo si = { 0 };
+	char other[256];
+	int ov = -ENOENT;
 	int known = w->table && w->name &&
 		setreg_find(&c->sets, w->family, w->table, w->name, &si) == 1;
 
@@ -161,7 +190,13 @@ static const char *report_explain(const struct txn_what *w, int err,
 				 strerror(-err));
 		else if (err == -ENFILE)
 			snprintf(buf, len, "set is full: %s", strerror(-err));
-		else if (err == -EEXIST && known && (si.flags & NFT_SET_INTERVAL))
+		else if (err == -EEXIST && known && (si.flags & NFT_SET_INTERVAL) &&
+			 (ov = report_overlap(&si, w->elem, other,
+					      sizeof(other))) == 0)
+			snprintf(buf, len, "overlaps %s in the set: %s", other,
+				 strerror(-err));
+		else if (err == -EEXIST && known && (si.flags & NFT_SET_INTERVAL) &&
+			 ov != 1)
 			snprintf(buf, len, "already in the set, or overlaps "
 				 "an interval in the set or earlier in this "
 				 "transaction: %s", strerror(-err));
@@ -235,6 +270,7 @@ int cmd_setinfo(struct ctx *c, struct setinfo *si)
 		fprintf(stderr, "nftlab: %s: %s/%s/%s: deleted earlier in this "
 			"script\n", c->op, nl_family_name(si->family),
 			si->table, si->name);
+		c->refused = 1;	/* nothing sent */
 		return -ENOENT;
 	}
 	err = setinfo_get(&c->nl, si, &e);

@@ -129,3 +129,27 @@ int elem_attr_format(const struct setinfo *si, const struct nlattr *elem,
 	return elem_format(&si->kt, key, has_end ? key_end : NULL, buf, len);
 }
 
+
+/*
+ * The range an element attribute covers: [start, end]; an interval end
+ * element (key end + 1) gives its last value in both.
+ */
+int elem_attr_range(const struct setinfo *si, const struct nlattr *elem,
+		    uint8_t *start, uint8_t *end)
+{
+	struct elem_attrs a = { 0 };
+	uint32_t len = si->kt.key_len;
+
+	if (mnl_attr_parse_nested(elem, elem_attr_cb, &a) < 0 || !a.key ||
+	    data_value(a.key, start, len))
+		return -EINVAL;
+	if (!a.key_end || data_value(a.key_end, end, len))
+		memcpy(end, start, len);
+	if (a.flags && mnl_attr_get_payload_len(a.flags) == 4 &&
+	    (ntohl(mnl_attr_get_u32(a.flags)) & NFT_SET_ELEM_INTERVAL_END)) {
+		if (elem_key_dec(&si->kt, start, end))
+			return -EINVAL;
+		memcpy(start, end, len);
+	}
+	return 0;
+}

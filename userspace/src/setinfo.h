@@ -25,5 +25,7 @@ int setinfo_is_concat_interval(const struct setinfo *si);
 int setinfo_is_single_interval(const struct setinfo *si);
 int elem_attr_format(const struct setinfo *si, const struct nlattr *elem,
 		     char *buf, size_t len);
+int elem_attr_range(const struct setinfo *si, const struct nlattr *elem,
+		    uint8_t *start, uint8_t *end);
 
 #endif

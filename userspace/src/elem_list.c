@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * element list FAMILY TABLE SET [--json]: stream a set's (or map's)
+ * element list FAMILY TABLE SET [--json] (elem_list.h): stream a set's (or map's)
  * elements from one NFT_MSG_GETSETELEM dump, printing each as it arrives.
  * Memory is bounded by one dump buffer and one pending element, whatever
  * the number of elements: nothing is collected or sorted.
