@@ -53,6 +53,7 @@ struct cmd_desc {
 };
 const struct cmd_desc *cmd_find(const char *name);
 void cmd_print_help(const struct cmd_desc *d);
+int cmd_wants_help(int argc, char **argv);
 /* dispatch argv (OBJECT [VERB] ARGS) in c; op text built in opbuf */
 int cmd_run(struct ctx *c, int argc, char **argv, const char *where,
 	    char *opbuf, size_t oplen);

@@ -94,7 +94,7 @@ void cmd_print_help(const struct cmd_desc *d)
 }
 
 /* "--help" anywhere before "--" */
-static int wants_help(int argc, char **argv)
+int cmd_wants_help(int argc, char **argv)
 {
 	for (int i = 0; i < argc && strcmp(argv[i], "--"); i++)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
@@ -122,7 +122,7 @@ int cmd_run(struct ctx *c, int argc, char **argv, const char *where,
 		return -EINVAL;
 	}
 	c->object = d->name;
-	if (wants_help(argc - 1, argv + 1) && !c->script) {
+	if (cmd_wants_help(argc - 1, argv + 1) && !c->script) {
 		cmd_print_help(d);
 		return 1;
 	}

@@ -140,15 +140,6 @@ static int global_opts(struct ctx *c, int argc, char **argv, int *i,
 	return 0;
 }
 
-/* OBJECT ... --help prints help without a netlink socket */
-static int wants_help(int argc, char **argv)
-{
-	for (int i = 0; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return 1;
-	return 0;
-}
-
 static int exit_status(const struct ctx *c, int err)
 {
 	if (!err)
@@ -175,7 +166,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "nftlab: no command (nftlab --help)\n");
 		return EXIT_INPUT;
 	}
-	if (script || (strcmp(argv[i], "gen") && !wants_help(argc - i, argv + i))) {
+	/* OBJECT ... --help prints help without a netlink socket */
+	if (script || (strcmp(argv[i], "gen") &&
+		       !cmd_wants_help(argc - i, argv + i))) {
 		err = nl_open(&c.nl);
 		if (err) {
 			fprintf(stderr, "nftlab: netlink socket: %s\n",
