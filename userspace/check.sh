@@ -48,15 +48,16 @@ shellcheck_all() {
 
 # libFuzzer on the parsers for FUZZ_TIME (20) seconds; one TAP line
 fuzz_run() {
-	local out=$B/fuzz.log
+	local out=$B/fuzz.log status=0
 	mkdir -p "$B/fuzz-corpus"
-	if ! command -v "${CLANG:-clang}" >/dev/null; then
-		echo "ok 1 - fuzz parsers # SKIP clang not installed"
+	"$B/fuzz" -max_total_time="${FUZZ_TIME:-20}" -rss_limit_mb=1024 \
+		"$B/fuzz-corpus" "$ROOT/tests/fuzz/corpus" > "$out" 2>&1 || status=$?
+	if [ "$status" -eq 4 ]; then
+		echo "ok 1 - fuzz parsers # SKIP $(head -1 "$out")"
 		echo "1..1"
 		return 4
 	fi
-	if "$B/fuzz" -max_total_time="${FUZZ_TIME:-20}" -rss_limit_mb=1024 \
-		"$B/fuzz-corpus" "$ROOT/tests/fuzz/corpus" > "$out" 2>&1; then
+	if [ "$status" -eq 0 ]; then
 		echo "ok 1 - fuzz parsers for ${FUZZ_TIME:-20} s ($(grep -o 'Done [0-9]* runs' "$out"))"
 		echo "1..1"
 	else
