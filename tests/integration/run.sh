@@ -440,12 +440,14 @@ test_script() {
 	printf 'set del inet sc v4\nelement add inet sc v4 10.9.9.9\n' > "$TMP/del.cmds"
 	expect_refused "script: a set deleted earlier in the script" \
 		"del.cmds:2: element add: inet/sc/v4: deleted earlier in this script" -f "$TMP/del.cmds"
-	printf 'table add inet sc6\n' | expect_ok "script from standard input" -f -
+	# redirections, not pipes: a pipeline would run the test in a subshell
+	# and lose its count and failure
+	expect_ok "script from standard input" -f - < <(printf 'table add inet sc6\n')
 	check "script from stdin applied" nftns list table inet sc6
 	printf '10.0.0.1\n' > "$TMP/e.txt"
-	printf 'table add inet sc7\nset add inet sc7 s --type ipv4_addr\nelement add inet sc7 s --file -\n' |
-		expect_refused "script on stdin cannot read elements from stdin" \
-			"standard input is already read" -f -
+	expect_refused "script on stdin cannot read elements from stdin" \
+		"standard input is already read" -f - \
+		< <(printf 'table add inet sc7\nset add inet sc7 s --type ipv4_addr\nelement add inet sc7 s --file -\n')
 	: > "$TMP/empty.cmds"
 	expect_refused "script without commands" "empty.cmds: no commands" -f "$TMP/empty.cmds"
 	expect_refused "-f with a command as well" "-f takes no command" -f "$TMP/s.cmds" table add ip x
