@@ -46,18 +46,40 @@ shellcheck_all() {
 	fi
 }
 
+# libFuzzer on the parsers for FUZZ_TIME (20) seconds; one TAP line
+fuzz_run() {
+	local out=$B/fuzz.log status=0
+	mkdir -p "$B/fuzz-corpus"
+	"$B/fuzz" -max_total_time="${FUZZ_TIME:-20}" -rss_limit_mb=1024 \
+		"$B/fuzz-corpus" "$ROOT/tests/fuzz/corpus" > "$out" 2>&1 || status=$?
+	if [ "$status" -eq 4 ]; then
+		echo "ok 1 - fuzz parsers # SKIP $(head -1 "$out")"
+		echo "1..1"
+		return 4
+	fi
+	if [ "$status" -eq 0 ]; then
+		echo "ok 1 - fuzz parsers for ${FUZZ_TIME:-20} s ($(grep -o 'Done [0-9]* runs' "$out"))"
+		echo "1..1"
+	else
+		echo "not ok 1 - fuzz parsers: crash or property failure, see $out"
+		grep -E 'ERROR|SUMMARY|Test unit written' "$out" | sed 's/^/# /'
+		echo "1..1"
+		return 1
+	fi
+}
+
 valgrind_run() {
 	if ! command -v valgrind >/dev/null; then
 		echo "ok 1 - valgrind # SKIP valgrind not installed"
 		return 4
 	fi
-	NFTLAB=$B/nftlab NFTLAB_WRAPPER="$VALGRIND" "$IT/run.sh"
+	NFTLAB=$B/nftlab NFTLAB_WRAPPER="$VALGRIND" NFTLAB_BIG=0 "$IT/run.sh"
 }
 
 # the two slowest passes run in the background, each in its own netns
 valgrind_run > "$B/valgrind.tap" 2>&1 &
 vg=$!
-with_nftlab "$B/asan/nftlab" "$IT/run.sh" > "$B/asan-integration.tap" 2>&1 &
+NFTLAB_BIG=0 with_nftlab "$B/asan/nftlab" "$IT/run.sh" > "$B/asan-integration.tap" 2>&1 &
 asan=$!
 
 step "unit" "$B/unit"
@@ -67,6 +89,7 @@ step "cli (ASan/UBSan)" with_nftlab "$B/asan/nftlab" "$IT/cli.sh"
 step "integration" with_nftlab "$B/nftlab" "$IT/run.sh"
 step "nft equivalence" with_nftlab "$B/nftlab" "$IT/nft-equiv.sh"
 step "shellcheck" shellcheck_all
+step "fuzz (libFuzzer, ASan/UBSan)" fuzz_run
 step "integration (ASan/UBSan)" wait "$asan"
 cat "$B/asan-integration.tap"
 step "integration (valgrind)" wait "$vg"

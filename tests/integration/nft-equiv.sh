@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# tests/nft/NAME.nft loaded by "nft -f" and NAME.cmds run line by line
-# through nftlab must give the same "nft list ruleset" (timeouts' expiry
+# tests/nft/NAME.nft loaded by "nft -f" and NAME.cmds loaded by "nftlab -f"
+# (one transaction each) must give the same "nft list ruleset" (timeouts' expiry
 # left out).  Also a generated set: nftlab --gen against nft -f of the same
 # elements.  Each side gets its own fresh network namespace.
 # Usage: NFTLAB=/path/to/nftlab nft-equiv.sh
@@ -10,15 +10,10 @@ set -u
 
 NFTDIR=$(cd "$(dirname "$0")/../nft" && pwd)
 
-# run_cmds FILE: each non-comment line is one nftlab command line
+# run_cmds FILE: the nftlab script, one transaction
 # shellcheck disable=SC2317  # called through check
 run_cmds() {
-	local line args
-	while IFS= read -r line; do
-		case "$line" in ''|'#'*) continue ;; esac
-		eval "args=($line)"
-		nftlab "${args[@]}" || return 1
-	done < "$1"
+	nftlab -f "$1"
 }
 
 reset_netns() {
@@ -48,7 +43,7 @@ test_file() {
 		return
 	fi
 	check "$base: nft -f loads" ip netns exec "$NS2" nft -f "$nft"
-	check "$base: nftlab commands load" run_cmds "$NFTDIR/$base.cmds"
+	check "$base: nftlab -f loads the commands" run_cmds "$NFTDIR/$base.cmds"
 	same_ruleset "$base: same ruleset from nft -f and nftlab"
 }
 

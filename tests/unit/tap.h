@@ -25,5 +25,6 @@ struct tap {
 void test_keytype(struct tap *t);
 void test_elem(struct tap *t);
 void test_gen(struct tap *t);
+void test_input(struct tap *t);
 
 #endif

@@ -9,6 +9,7 @@ int main(void)
 	test_keytype(&t);
 	test_elem(&t);
 	test_gen(&t);
+	test_input(&t);
 	printf("1..%d\n", t.n);
 	if (t.failed)
 		printf("# %d of %d unit tests failed\n", t.failed, t.n);

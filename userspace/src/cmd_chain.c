@@ -14,10 +14,7 @@
 #include <libnftnl/chain.h>
 
 #include "cmd.h"
-
-static const char chain_usage[] =
-	"chain add FAMILY TABLE NAME [--hook HOOK --priority PRIO [--dev DEV]"
-	" [--type TYPE] [--policy accept|drop]] | chain del FAMILY TABLE NAME";
+#include "name.h"
 
 static int chain_hook(uint16_t family, const char *name, uint32_t *hook)
 {
@@ -69,6 +66,32 @@ static int chain_prio(const char *s, int32_t *prio)
 	return 0;
 }
 
+/* Chain types the kernel has, and where (nf_tables chain type tables). */
+static int chain_type_check(struct ctx *c, uint16_t family, uint32_t hook,
+			    const char *type)
+{
+	int l3 = family == NFPROTO_IPV4 || family == NFPROTO_IPV6 ||
+		 family == NFPROTO_INET;
+	struct qbuf q;
+
+	if (!type || !strcmp(type, "filter"))
+		return 0;
+	if (!strcmp(type, "route")) {
+		if (l3 && hook == NF_INET_LOCAL_OUT)
+			return 0;
+		return cmd_refuse(c, "chain type route: ip, ip6 and inet "
+				  "output hooks only");
+	}
+	if (!strcmp(type, "nat")) {
+		if (l3 && hook <= NF_INET_POST_ROUTING && hook != NF_INET_FORWARD)
+			return 0;
+		return cmd_refuse(c, "chain type nat: ip, ip6 and inet "
+				  "prerouting, input, output, postrouting only");
+	}
+	return cmd_refuse(c, "unknown chain type '%s' (filter, route, nat)",
+			  quote(&q, type));
+}
+
 struct chain_opts {
 	const char *hook, *prio, *dev, *type, *policy;
 };
@@ -84,22 +107,30 @@ static int chain_parse_opts(struct ctx *c, int argc, char **argv,
 		{ "policy", required_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int ch;
+	unsigned int seen = 0;
+	int ch, li = 0, err = 0;
 
 	optind = 0;
-	while ((ch = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	opterr = 0;
+	while (!err && (ch = getopt_long(argc, argv, "+:", opts, &li)) != -1) {
 		switch (ch) {
 		case 'k': o->hook = optarg; break;
 		case 'p': o->prio = optarg; break;
 		case 'd': o->dev = optarg; break;
 		case 't': o->type = optarg; break;
 		case 'P': o->policy = optarg; break;
-		default: return cmd_usage(c, chain_usage);
+		default: return cmd_opt_err(c, ch, argv);
 		}
+		err = cmd_once(c, &seen, li, opts[li].name);
 	}
-	if (optind != argc || (!o->hook != !o->prio) ||
-	    ((o->dev || o->type || o->policy) && !o->hook))
-		return cmd_usage(c, chain_usage);
+	if (err)
+		return err;
+	if (optind != argc)
+		return cmd_usage(c);
+	if (!o->hook != !o->prio)
+		return cmd_refuse(c, "--hook and --priority go together");
+	if ((o->dev || o->type || o->policy) && !o->hook)
+		return cmd_refuse(c, "--dev, --type and --policy need --hook");
 	return 0;
 }
 
@@ -108,33 +139,37 @@ static int chain_fill(struct ctx *c, struct nftnl_chain *ch, uint16_t family,
 {
 	uint32_t hook;
 	int32_t prio;
+	char why[128];
+	struct qbuf q;
+	int err;
 
 	if (!o->hook)
 		return 0;
-	if (chain_hook(family, o->hook, &hook)) {
-		fprintf(stderr, "nftlab: %s: hook '%s' not valid for family %s\n",
-			c->op, o->hook, nl_family_name(family));
-		return -EINVAL;
-	}
-	if (chain_prio(o->prio, &prio)) {
-		fprintf(stderr, "nftlab: %s: bad priority '%s'\n", c->op, o->prio);
-		return -EINVAL;
-	}
-	if (family == NFPROTO_NETDEV && !o->dev) {
-		fprintf(stderr, "nftlab: %s: netdev chains need --dev\n", c->op);
-		return -EINVAL;
-	}
+	if (chain_hook(family, o->hook, &hook))
+		return cmd_refuse(c, "hook '%s' not valid for family %s",
+				  quote(&q, o->hook), nl_family_name(family));
+	if (chain_prio(o->prio, &prio))
+		return cmd_refuse(c, "bad priority '%s'", quote(&q, o->prio));
+	if (family == NFPROTO_NETDEV && !o->dev)
+		return cmd_refuse(c, "netdev chains need --dev");
+	if (o->dev && family != NFPROTO_NETDEV &&
+	    !(family == NFPROTO_INET && hook == NF_INET_INGRESS))
+		return cmd_refuse(c, "--dev only for netdev chains and inet "
+				  "ingress chains");
+	if (o->dev && dev_name_check(o->dev, why, sizeof(why)))
+		return cmd_refuse(c, "--dev '%s': %s", quote(&q, o->dev), why);
+	err = chain_type_check(c, family, hook, o->type);
+	if (err)
+		return err;
 	nftnl_chain_set_u32(ch, NFTNL_CHAIN_HOOKNUM, hook);
 	nftnl_chain_set_s32(ch, NFTNL_CHAIN_PRIO, prio);
 	nftnl_chain_set_str(ch, NFTNL_CHAIN_TYPE, o->type ? o->type : "filter");
 	if (o->dev)
 		nftnl_chain_set_str(ch, NFTNL_CHAIN_DEV, o->dev);
 	if (o->policy) {
-		if (strcmp(o->policy, "accept") && strcmp(o->policy, "drop")) {
-			fprintf(stderr, "nftlab: %s: bad policy '%s'\n", c->op,
-				o->policy);
-			return -EINVAL;
-		}
+		if (strcmp(o->policy, "accept") && strcmp(o->policy, "drop"))
+			return cmd_refuse(c, "bad policy '%s' (accept, drop)",
+					  quote(&q, o->policy));
 		nftnl_chain_set_u32(ch, NFTNL_CHAIN_POLICY,
 				    strcmp(o->policy, "drop") ? NF_ACCEPT : NF_DROP);
 	}
@@ -147,25 +182,28 @@ int cmd_chain(struct ctx *c, int argc, char **argv)
 	struct nftnl_chain *ch;
 	struct nlmsghdr *nlh;
 	uint16_t family, type;
-	struct txn t;
+	struct txn own, *t;
 	int err;
 
 	if (argc < 4)
-		return cmd_usage(c, chain_usage);
+		return cmd_usage(c);
 	if (!strcmp(argv[0], "add"))
 		type = NFT_MSG_NEWCHAIN;
 	else if (!strcmp(argv[0], "del"))
 		type = NFT_MSG_DELCHAIN;
 	else
-		return cmd_usage(c, chain_usage);
+		return cmd_usage(c);
 	err = cmd_family(c, argv[1], &family);
-	if (err)
-		return err;
-	err = chain_parse_opts(c, argc - 3, argv + 3, &o);
+	if (!err)
+		err = cmd_name(c, "table", argv[2]);
+	if (!err)
+		err = cmd_name(c, "chain", argv[3]);
+	if (!err)
+		err = chain_parse_opts(c, argc - 3, argv + 3, &o);
 	if (err)
 		return err;
 	if (type == NFT_MSG_DELCHAIN && o.hook)
-		return cmd_usage(c, chain_usage);
+		return cmd_refuse(c, "chain del takes no options");
 	ch = nftnl_chain_alloc();
 	if (!ch)
 		return -ENOMEM;
@@ -173,19 +211,19 @@ int cmd_chain(struct ctx *c, int argc, char **argv)
 	nftnl_chain_set_str(ch, NFTNL_CHAIN_NAME, argv[3]);
 	err = chain_fill(c, ch, family, &o);
 	if (!err)
-		err = cmd_txn_begin(c, &t);
+		err = cmd_txn_begin(c, &own, &t);
 	if (err) {
 		nftnl_chain_free(ch);
 		return err;
 	}
-	nlh = txn_msg_begin(&t, type, family,
+	nlh = txn_msg_begin(t, type, family,
 			    type == NFT_MSG_NEWCHAIN ? NLM_F_CREATE : 0);
 	nftnl_chain_nlmsg_build_payload(nlh, ch);
 	nftnl_chain_free(ch);
-	err = txn_msg_end(&t);
+	err = txn_msg_end(t);
 	if (err) {
-		txn_fini(&t);
+		cmd_txn_abort(c, t);
 		return cmd_fail(c, argv[3], err);
 	}
-	return cmd_commit(c, &t);
+	return cmd_commit(c, t);
 }

@@ -268,24 +268,53 @@ static int dump_elements(struct counters *k, uint16_t family)
 	return err;
 }
 
+/* A missing table is an error, not an empty listing. */
+static int table_exists(struct counters *k, uint16_t family)
+{
+	struct nlmsghdr *nlh;
+	struct nl_err e;
+	int err;
+
+	nlh = nftnl_nlmsg_build_hdr(k->buf, NFT_MSG_GETTABLE, family, NLM_F_ACK,
+				    k->c->nl.seq++);
+	mnl_attr_put_strz(nlh, NFTA_TABLE_NAME, k->table);
+	err = nl_talk(&k->c->nl, nlh, NULL, NULL, k->buf, DUMP_BUF, &e);
+	if (err)
+		fprintf(stderr, "nftlab: %s: %s/%s: %s%s\n", k->c->op,
+			nl_family_name(family), k->table,
+			err == -ENOENT ? "no such table: " : "", strerror(-err));
+	return err;
+}
+
 int cmd_counters(struct ctx *c, int argc, char **argv)
 {
 	struct counters k = { .c = c };
 	uint16_t family = NFPROTO_UNSPEC;
 	int err;
 
-	if (argc > 2 || (argc > 0 && !strcmp(argv[0], "--help")))
-		return cmd_usage(c, "counters [FAMILY [TABLE]]");
+	if (argc > 2)
+		return cmd_usage(c);
 	if (argc >= 1) {
 		err = cmd_family(c, argv[0], &family);
 		if (err)
 			return err;
 	}
-	if (argc == 2)
+	if (argc == 2) {
+		err = cmd_name(c, "table", argv[1]);
+		if (err)
+			return err;
 		k.table = argv[1];
+	}
 	k.buf = calloc(1, DUMP_BUF);
 	if (!k.buf)
 		return -ENOMEM;
+	if (k.table) {
+		err = table_exists(&k, family);
+		if (err) {
+			free(k.buf);
+			return err;
+		}
+	}
 	printf("{\"rules\": [");
 	k.first = 1;
 	err = dump(&k, NFT_MSG_GETRULE, family, NULL, NULL, rules_cb);

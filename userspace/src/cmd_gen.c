@@ -11,8 +11,6 @@
 
 int cmd_gen(struct ctx *c, int argc, char **argv)
 {
-	static const char usage[] =
-		"gen FIELDS --count N [--start N] [--range-size N] [--proto P]";
 	static const struct option opts[] = {
 		{ "start", required_argument, NULL, 's' },
 		{ "count", required_argument, NULL, 'n' },
@@ -22,36 +20,47 @@ int cmd_gen(struct ctx *c, int argc, char **argv)
 	};
 	uint64_t start = 1, count = 0, range = 0;
 	const char *proto = NULL;
-	char text[256];
+	char text[GEN_TEXT_MAX], why[160];
+	unsigned int seen = 0;
+	struct qbuf q;
 	struct gen g;
-	int ch, err = 0, have_count = 0;
+	int ch, li = 0, err = 0;
 
-	if (argc < 2)
-		return cmd_usage(c, usage);
+	if (argc < 1)
+		return cmd_usage(c);
 	optind = 0;
-	while (!err && (ch = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	opterr = 0;
+	while (!err && (ch = getopt_long(argc, argv, "+:", opts, &li)) != -1) {
 		switch (ch) {
-		case 's': err = cmd_u64(c, "--start", optarg, UINT32_MAX, &start); break;
-		case 'n':
-			err = cmd_u64(c, "--count", optarg, UINT32_MAX, &count);
-			have_count = 1;
+		case 's':
+			err = cmd_u64(c, "--start", optarg, 0, UINT32_MAX, &start);
 			break;
-		case 'r': err = cmd_u64(c, "--range-size", optarg, UINT32_MAX, &range); break;
+		case 'n':
+			err = cmd_u64(c, "--count", optarg, 1, UINT32_MAX, &count);
+			break;
+		case 'r':
+			err = cmd_u64(c, "--range-size", optarg, 0, UINT32_MAX,
+				      &range);
+			break;
 		case 'p': proto = optarg; break;
-		default: return cmd_usage(c, usage);
+		default: return cmd_opt_err(c, ch, argv);
 		}
+		if (!err)
+			err = cmd_once(c, &seen, li, opts[li].name);
 	}
 	if (err)
 		return err;
-	if (!have_count || optind != argc)
-		return cmd_usage(c, usage);
-	if (gen_init(&g, argv[0], start, count, range, proto)) {
-		fprintf(stderr, "nftlab: %s: bad fields '%s' (addr4, addr6, "
-			"port, proto, mac)\n", c->op, argv[0]);
-		return -EINVAL;
-	}
+	if (optind != argc)
+		return cmd_usage(c);
+	if (!(seen & (1U << 1)))
+		return cmd_refuse(c, "--count is required");
+	if (gen_init(&g, argv[0], start, count, range, proto, why, sizeof(why)))
+		return cmd_refuse(c, "'%s': %s", quote(&q, argv[0]), why);
 	while ((err = gen_next(&g, text, sizeof(text))) > 0)
 		if (puts(text) < 0)
 			return -EIO;
+	if (err)
+		fprintf(stderr, "nftlab: %s: element %llu: %s\n", c->op,
+			(unsigned long long)g.done + 1, strerror(-err));
 	return err;
 }

@@ -30,12 +30,14 @@
 enum { TYPE_IPADDR = 7, TYPE_IP6ADDR = 8, TYPE_ETHERADDR = 9,
        TYPE_INET_PROTOCOL = 12, TYPE_INET_SERVICE = 13, TYPE_MARK = 19 };
 
-static const char rule_usage[] =
-	"rule add FAMILY TABLE CHAIN [--set SET [--lookups N]] [--counter]"
-	" [--verdict accept|drop|continue|return|jump:CHAIN|goto:CHAIN]";
+/* NFT_RULE_MAXEXPRS in net/netfilter/nf_tables_api.c (128 in 6.12, 6.18) */
+enum { RULE_MAX_EXPRS = 128 };
+
+enum rule_kind { RULE_SET, RULE_VMAP, RULE_MAP };
 
 struct rule_opts {
-	const char *set, *verdict;
+	const char *set, *verdict, *lookups_arg;
+	enum rule_kind kind;	/* --set, --vmap or --map */
 	uint64_t lookups;
 	int counter;
 };
@@ -128,9 +130,8 @@ static int rule_l3_dep(struct ctx *c, struct nftnl_rule *r, uint16_t family,
 			return 0;
 		break;
 	}
-	fprintf(stderr, "nftlab: %s: %s key field in a %s table\n", c->op,
-		v6 ? "ipv6_addr" : "ipv4_addr", nl_family_name(family));
-	return -EINVAL;
+	return cmd_refuse(c, "%s key field in a %s table",
+			  v6 ? "ipv6_addr" : "ipv4_addr", nl_family_name(family));
 }
 
 static int rule_load_field(struct ctx *c, struct nftnl_rule *r, uint16_t family,
@@ -156,13 +157,106 @@ static int rule_load_field(struct ctx *c, struct nftnl_rule *r, uint16_t family,
 			return rule_payload(r, NFT_PAYLOAD_LL_HEADER, 0, 6, dreg);
 		break;
 	}
-	fprintf(stderr, "nftlab: %s: cannot match a %s field in a %s table\n",
-		c->op, keytype_field_name(f->type), nl_family_name(family));
-	return -EINVAL;
+	return cmd_refuse(c, "cannot match a %s field in a %s table",
+			  keytype_field_name(f->type), nl_family_name(family));
+}
+
+/*
+ * What the kernel counts per rule (nf_tables_newrule(), 6.12 and 6.18): at
+ * most NFT_RULE_MAXEXPRS expressions, and their private data (ops->size,
+ * 64-bit kernels) must stay below 1 << 12 bytes, else EFBIG.  Sizes of the
+ * expressions built here, measured on 6.18 x86_64 (a netdev rule takes 55
+ * lookups of an ipv4_addr set with counter and verdict, 56 bare; the
+ * integration test loads the computed maximum for four key types).
+ */
+enum {
+	SZ_PAYLOAD = 16, SZ_META = 16, SZ_CMP_FAST = 24, SZ_BYTEORDER = 16,
+	SZ_LOOKUP = 56, SZ_COUNTER = 16, SZ_IMMEDIATE = 32,
+	RULE_MAX_BYTES = 4095,
+};
+
+struct rule_cost {
+	unsigned int exprs, bytes;
+};
+
+/* Cost of the dependencies and of one lookup, as rule_lookups() builds. */
+static void rule_count(const struct setinfo *si, enum rule_kind kind,
+		       struct rule_cost *deps, struct rule_cost *per)
+{
+	const struct keytype *kt = &si->kt;
+	int ether = 0, l3 = 0;
+
+	per->exprs = 1;		/* lookup */
+	per->bytes = SZ_LOOKUP;
+	if (kind == RULE_MAP) {	/* meta set mark */
+		per->exprs++;
+		per->bytes += SZ_META;
+	}
+	for (unsigned int i = 0; i < kt->nfields; i++) {
+		uint32_t type = kt->f[i].type;
+
+		per->exprs++;
+		per->bytes += (type == TYPE_MARK || type == TYPE_INET_PROTOCOL) ?
+			SZ_META : SZ_PAYLOAD;
+		if (type == TYPE_MARK && kt->interval) {
+			per->exprs++;
+			per->bytes += SZ_BYTEORDER;
+		}
+		if (type == TYPE_ETHERADDR && si->family == NFPROTO_NETDEV)
+			ether = 1;
+		if ((type == TYPE_IPADDR || type == TYPE_IP6ADDR) &&
+		    (si->family == NFPROTO_NETDEV ||
+		     si->family == NFPROTO_BRIDGE || si->family == NFPROTO_INET))
+			l3 = 1;
+	}
+	deps->exprs = 2 * (unsigned int)(ether + l3);	/* meta + cmp each */
+	deps->bytes = (unsigned int)(ether + l3) * (SZ_META + SZ_CMP_FAST);
+}
+
+static int rule_check_exprs(struct ctx *c, const struct setinfo *si,
+			    const struct rule_opts *o)
+{
+	struct rule_cost deps, per, rest;
+	uint64_t exprs, bytes;
+	unsigned int max, max_b;
+
+	rule_count(si, o->kind, &deps, &per);
+	rest.exprs = deps.exprs + !!o->counter + !!o->verdict;
+	rest.bytes = deps.bytes + (o->counter ? SZ_COUNTER : 0) +
+		     (o->verdict ? SZ_IMMEDIATE : 0);
+	exprs = rest.exprs + per.exprs * o->lookups;
+	bytes = rest.bytes + per.bytes * o->lookups;
+	if (exprs <= RULE_MAX_EXPRS && bytes <= RULE_MAX_BYTES)
+		return 0;
+	max = (RULE_MAX_EXPRS - rest.exprs) / per.exprs;
+	max_b = (RULE_MAX_BYTES - rest.bytes) / per.bytes;
+	if (max_b < max)
+		max = max_b;
+	return cmd_refuse(c, "--lookups %llu: %llu expressions of %llu bytes "
+			  "(%u of %u bytes per lookup of %s/%s/%s), the kernel "
+			  "takes %d per rule and less than 4096 bytes: at most "
+			  "%u lookups", (unsigned long long)o->lookups,
+			  (unsigned long long)exprs, (unsigned long long)bytes,
+			  per.exprs, per.bytes, nl_family_name(si->family),
+			  si->table, si->name, RULE_MAX_EXPRS, max);
+}
+
+/* meta mark set reg 1 (after a --map lookup) */
+static int rule_meta_set_mark(struct nftnl_rule *r)
+{
+	struct nftnl_expr *e;
+	int err = rule_expr(r, &e, "meta");
+
+	if (err)
+		return err;
+	nftnl_expr_set_u32(e, NFTNL_EXPR_META_KEY, NFT_META_MARK);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_META_SREG, NFT_REG_1);
+	return 0;
 }
 
 static int rule_lookups(struct ctx *c, struct nftnl_rule *r,
-			const struct setinfo *si, uint64_t n)
+			const struct setinfo *si, uint64_t n,
+			enum rule_kind kind)
 {
 	const struct keytype *kt = &si->kt;
 	int err;
@@ -208,6 +302,15 @@ static int rule_lookups(struct ctx *c, struct nftnl_rule *r,
 			return err;
 		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SREG, NFT_REG_1);
 		nftnl_expr_set_str(e, NFTNL_EXPR_LOOKUP_SET, si->name);
+		if (kind == RULE_VMAP)
+			nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_DREG,
+					   NFT_REG_VERDICT);
+		if (kind == RULE_MAP) {
+			nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_DREG, NFT_REG_1);
+			err = rule_meta_set_mark(r);
+			if (err)
+				return err;
+		}
 	}
 	return 0;
 }
@@ -220,15 +323,21 @@ static int rule_verdict(struct ctx *c, struct nftnl_rule *r, const char *v)
 		{ "jump:", NFT_JUMP }, { "goto:", NFT_GOTO },
 	};
 	struct nftnl_expr *e;
+	struct qbuf q;
 
 	for (size_t i = 0; i < sizeof(verdicts) / sizeof(verdicts[0]); i++) {
 		size_t len = strlen(verdicts[i].name);
 		int chain = verdicts[i].name[len - 1] == ':';
 		int err;
 
-		if (chain ? strncmp(v, verdicts[i].name, len) || !v[len] :
+		if (chain ? strncmp(v, verdicts[i].name, len) :
 			    strcmp(v, verdicts[i].name))
 			continue;
+		if (chain) {
+			err = cmd_name(c, "chain", v + len);
+			if (err)
+				return err;
+		}
 		err = rule_expr(r, &e, "immediate");
 		if (err)
 			return err;
@@ -239,8 +348,8 @@ static int rule_verdict(struct ctx *c, struct nftnl_rule *r, const char *v)
 			nftnl_expr_set_str(e, NFTNL_EXPR_IMM_CHAIN, v + len);
 		return 0;
 	}
-	fprintf(stderr, "nftlab: %s: bad verdict '%s'\n", c->op, v);
-	return -EINVAL;
+	return cmd_refuse(c, "bad verdict '%s' (accept, drop, continue, return, "
+			  "jump:CHAIN, goto:CHAIN)", quote(&q, v));
 }
 
 static int rule_parse_opts(struct ctx *c, int argc, char **argv,
@@ -251,24 +360,46 @@ static int rule_parse_opts(struct ctx *c, int argc, char **argv,
 		{ "lookups", required_argument, NULL, 'n' },
 		{ "counter", no_argument, NULL, 'c' },
 		{ "verdict", required_argument, NULL, 'v' },
+		{ "vmap", required_argument, NULL, 'V' },
+		{ "map", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int ch, err = 0;
+	unsigned int seen = 0;
+	int ch, li = 0, err = 0;
 
 	o->lookups = 1;
 	optind = 0;
-	while (!err && (ch = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	opterr = 0;
+	while (!err && (ch = getopt_long(argc, argv, "+:", opts, &li)) != -1) {
 		switch (ch) {
-		case 's': o->set = optarg; break;
-		case 'n': err = cmd_u64(c, "--lookups", optarg, 64, &o->lookups); break;
+		case 's': case 'V': case 'M':
+			if (o->set)
+				return cmd_refuse(c, "one of --set, --vmap, --map");
+			o->set = optarg;
+			o->kind = ch == 's' ? RULE_SET :
+				  ch == 'V' ? RULE_VMAP : RULE_MAP;
+			break;
+		case 'n':
+			o->lookups_arg = optarg;
+			err = cmd_u64(c, "--lookups", optarg, 1, UINT32_MAX,
+				      &o->lookups);
+			break;
 		case 'c': o->counter = 1; break;
 		case 'v': o->verdict = optarg; break;
-		default: return cmd_usage(c, rule_usage);
+		default: return cmd_opt_err(c, ch, argv);
 		}
+		if (!err)
+			err = cmd_once(c, &seen, li, opts[li].name);
 	}
-	if (!err && optind != argc)
-		return cmd_usage(c, rule_usage);
-	return err;
+	if (err)
+		return err;
+	if (optind != argc)
+		return cmd_usage(c);
+	if (o->lookups_arg && !o->set)
+		return cmd_refuse(c, "--lookups needs --set, --vmap or --map");
+	if (o->set)
+		return cmd_name(c, o->kind == RULE_SET ? "set" : "map", o->set);
+	return 0;
 }
 
 static int rule_build(struct ctx *c, struct nftnl_rule *r, uint16_t family,
@@ -277,21 +408,20 @@ static int rule_build(struct ctx *c, struct nftnl_rule *r, uint16_t family,
 	struct nftnl_expr *e;
 	int err = 0;
 
-	if (o->set && o->lookups) {
+	if (o->set) {
 		struct setinfo si = { .family = family, .table = table,
 				      .name = o->set };
-		struct nl_err ne;
 
-		err = setinfo_get(&c->nl, &si, &ne);
-		if (err) {
-			fprintf(stderr, "nftlab: %s: %s/%s/%s: %s%s%s%s\n", c->op,
-				nl_family_name(family), table, o->set,
-				err == -EOPNOTSUPP ? "set key type not supported" :
-				strerror(-err), ne.msg[0] ? " (" : "", ne.msg,
-				ne.msg[0] ? ")" : "");
-			return err;
-		}
-		err = rule_lookups(c, r, &si, o->lookups);
+		err = cmd_setinfo(c, &si);
+		if (!err && o->kind == RULE_VMAP && si.kt.dtype != KT_DATA_VERDICT)
+			err = cmd_refuse(c, "--vmap %s: not a verdict map", o->set);
+		if (!err && o->kind == RULE_MAP && si.kt.dtype != TYPE_MARK)
+			err = cmd_refuse(c, "--map %s: not a map with --data mark",
+					 o->set);
+		if (!err)
+			err = rule_check_exprs(c, &si, o);
+		if (!err)
+			err = rule_lookups(c, r, &si, o->lookups, o->kind);
 	}
 	if (!err && o->counter)
 		err = rule_expr(r, &e, "counter");
@@ -306,12 +436,16 @@ int cmd_rule(struct ctx *c, int argc, char **argv)
 	struct nftnl_rule *r;
 	struct nlmsghdr *nlh;
 	uint16_t family;
-	struct txn t;
+	struct txn own, *t;
 	int err;
 
 	if (argc < 4 || strcmp(argv[0], "add"))
-		return cmd_usage(c, rule_usage);
+		return cmd_usage(c);
 	err = cmd_family(c, argv[1], &family);
+	if (!err)
+		err = cmd_name(c, "table", argv[2]);
+	if (!err)
+		err = cmd_name(c, "chain", argv[3]);
 	if (!err)
 		err = rule_parse_opts(c, argc - 3, argv + 3, &o);
 	if (err)
@@ -324,19 +458,19 @@ int cmd_rule(struct ctx *c, int argc, char **argv)
 	nftnl_rule_set_u32(r, NFTNL_RULE_FAMILY, family);
 	err = rule_build(c, r, family, argv[2], &o);
 	if (!err)
-		err = cmd_txn_begin(c, &t);
+		err = cmd_txn_begin(c, &own, &t);
 	if (err) {
 		nftnl_rule_free(r);
 		return err;
 	}
-	nlh = txn_msg_begin(&t, NFT_MSG_NEWRULE, family,
+	nlh = txn_msg_begin(t, NFT_MSG_NEWRULE, family,
 			    NLM_F_CREATE | NLM_F_APPEND);
 	nftnl_rule_nlmsg_build_payload(nlh, r);
 	nftnl_rule_free(r);
-	err = txn_msg_end(&t);
+	err = txn_msg_end(t);
 	if (err) {
-		txn_fini(&t);
+		cmd_txn_abort(c, t);
 		return cmd_fail(c, argv[3], err);
 	}
-	return cmd_commit(c, &t);
+	return cmd_commit(c, t);
 }

@@ -11,25 +11,27 @@
 int cmd_ruleset(struct ctx *c, int argc, char **argv)
 {
 	uint16_t family = NFPROTO_UNSPEC;
-	struct txn t;
+	struct txn own, *t;
 	int err;
 
 	if (argc < 1 || argc > 2 || strcmp(argv[0], "flush"))
-		return cmd_usage(c, "ruleset flush [FAMILY]");
+		return cmd_usage(c);
 	if (argc == 2) {
 		err = cmd_family(c, argv[1], &family);
 		if (err)
 			return err;
 	}
-	err = cmd_txn_begin(c, &t);
+	err = cmd_txn_begin(c, &own, &t);
 	if (err)
 		return err;
 	/* DELTABLE without a name flushes all tables of the family */
-	txn_msg_begin(&t, NFT_MSG_DELTABLE, family, 0);
-	err = txn_msg_end(&t);
+	txn_msg_begin(t, NFT_MSG_DELTABLE, family, 0);
+	err = txn_msg_end(t);
+	if (!err)
+		err = setreg_forget(&c->sets, family, NULL, NULL);
 	if (err) {
-		txn_fini(&t);
+		cmd_txn_abort(c, t);
 		return cmd_fail(c, "ruleset", err);
 	}
-	return cmd_commit(c, &t);
+	return cmd_commit(c, t);
 }

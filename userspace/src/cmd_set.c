@@ -24,13 +24,8 @@
 #include "elem.h"
 #include "keytype.h"
 
-static const char set_usage[] =
-	"set add FAMILY TABLE NAME --type SPEC [--flags FLAGS] [--timeout TIME]"
-	" [--size N] [--counter] [--policy performance|memory]"
-	" | set del|flush FAMILY TABLE NAME";
-
 struct set_opts {
-	const char *type, *flags, *timeout, *size, *policy;
+	const char *type, *flags, *timeout, *size, *policy, *data;
 	int counter;
 };
 
@@ -44,12 +39,15 @@ static int set_parse_opts(struct ctx *c, int argc, char **argv,
 		{ "size", required_argument, NULL, 's' },
 		{ "policy", required_argument, NULL, 'p' },
 		{ "counter", no_argument, NULL, 'c' },
+		{ "data", required_argument, NULL, 'd' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int ch;
+	unsigned int seen = 0;
+	int ch, li = 0, err = 0;
 
 	optind = 0;
-	while ((ch = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	opterr = 0;
+	while (!err && (ch = getopt_long(argc, argv, "+:", opts, &li)) != -1) {
 		switch (ch) {
 		case 't': o->type = optarg; break;
 		case 'f': o->flags = optarg; break;
@@ -57,10 +55,14 @@ static int set_parse_opts(struct ctx *c, int argc, char **argv,
 		case 's': o->size = optarg; break;
 		case 'p': o->policy = optarg; break;
 		case 'c': o->counter = 1; break;
-		default: return cmd_usage(c, set_usage);
+		case 'd': o->data = optarg; break;
+		default: return cmd_opt_err(c, ch, argv);
 		}
+		err = cmd_once(c, &seen, li, opts[li].name);
 	}
-	return optind == argc ? 0 : cmd_usage(c, set_usage);
+	if (err)
+		return err;
+	return optind == argc ? 0 : cmd_usage(c);
 }
 
 static int set_flags(struct ctx *c, const char *list, uint32_t *flags)
@@ -70,7 +72,10 @@ static int set_flags(struct ctx *c, const char *list, uint32_t *flags)
 		{ "timeout", NFT_SET_TIMEOUT }, { "dynamic", NFT_SET_EVAL },
 	};
 	const char *p = list;
+	struct qbuf q;
 
+	if (list && !*list)
+		return cmd_refuse(c, "--flags: empty list");
 	while (p && *p) {
 		size_t len = strcspn(p, ", "), i;
 
@@ -78,11 +83,10 @@ static int set_flags(struct ctx *c, const char *list, uint32_t *flags)
 			if (strlen(names[i].name) == len &&
 			    !strncmp(names[i].name, p, len))
 				break;
-		if (i == sizeof(names) / sizeof(names[0])) {
-			fprintf(stderr, "nftlab: %s: unknown set flag '%.*s'\n",
-				c->op, (int)len, p);
-			return -EINVAL;
-		}
+		if (i == sizeof(names) / sizeof(names[0]))
+			return cmd_refuse(c, "unknown set flag in '%s' (interval, "
+					  "timeout, constant, dynamic)",
+					  quote(&q, list));
 		*flags |= names[i].flag;
 		p += len;
 		p += strspn(p, ", ");
@@ -101,6 +105,13 @@ static int set_udata(struct nftnl_set *s, const struct keytype *kt)
 	if (kt->nfields == 1)
 		order = keytype_field_byteorder(kt->f[0].type);
 	nftnl_udata_put_u32(ud, NFTNL_UDATA_SET_KEYBYTEORDER, order);
+	if (kt->dtype) {
+		/* as nft 1.0.6: data byte order (0 for verdicts), no intervals */
+		nftnl_udata_put_u32(ud, NFTNL_UDATA_SET_DATABYTEORDER,
+				    kt->dtype == KT_DATA_VERDICT ? 0 :
+				    keytype_field_byteorder(kt->dtype));
+		nftnl_udata_put_u32(ud, NFTNL_UDATA_SET_DATA_INTERVAL, 0);
+	}
 	if (kt->nfields > 1) {
 		nest = nftnl_udata_nest_start(ud, NFTNL_UDATA_SET_KEY_TYPEOF);
 		nftnl_udata_put_u32(ud, NFTNL_UDATA_SET_TYPEOF_EXPR, 13);
@@ -114,24 +125,38 @@ static int set_udata(struct nftnl_set *s, const struct keytype *kt)
 	return 0;
 }
 
-static int set_fill(struct ctx *c, struct nftnl_set *s, const struct set_opts *o)
+static int set_fill(struct ctx *c, struct nftnl_set *s, const struct set_opts *o,
+		    struct setinfo *si)
 {
 	struct keytype kt;
 	uint32_t flags = 0;
 	uint64_t v;
+	struct qbuf q;
 	int err;
 
 	if (!o->type)
-		return cmd_usage(c, set_usage);
-	if (keytype_parse(&kt, o->type)) {
-		fprintf(stderr, "nftlab: %s: bad key type '%s' (ipv4_addr, "
-			"ipv6_addr, ether_addr, inet_proto, inet_service, mark, "
-			"joined by ' . ')\n", c->op, o->type);
-		return -EINVAL;
-	}
+		return cmd_refuse(c, "%s add needs --type", c->object);
+	err = keytype_parse(&kt, o->type);
+	if (err == -E2BIG)
+		return cmd_refuse(c, "key type '%s': at most %d fields (6 bits "
+				  "each in the 32-bit key type id) and %d bytes",
+				  quote(&q, o->type), KT_MAX_FIELDS, KT_MAX_KEY);
+	if (err)
+		return cmd_refuse(c, "bad key type '%s' (ipv4_addr, ipv6_addr, "
+				  "ether_addr, inet_proto, inet_service, mark, "
+				  "joined by ' . ')", quote(&q, o->type));
 	err = set_flags(c, o->flags, &flags);
 	if (err)
 		return err;
+	if (o->data) {
+		if (keytype_set_data(&kt, o->data))
+			return cmd_refuse(c, "bad --data '%s' (verdict, ipv4_addr, "
+					  "ipv6_addr, ether_addr, inet_proto, "
+					  "inet_service, mark)", quote(&q, o->data));
+		flags |= NFT_SET_MAP;
+		nftnl_set_set_u32(s, NFTNL_SET_DATA_TYPE, kt.dtype);
+		nftnl_set_set_u32(s, NFTNL_SET_DATA_LEN, kt.dlen);
+	}
 	if ((flags & NFT_SET_INTERVAL) && kt.nfields > 1) {
 		uint8_t lens[KT_MAX_FIELDS + 1] = { 0 };
 
@@ -141,26 +166,23 @@ static int set_fill(struct ctx *c, struct nftnl_set *s, const struct set_opts *o
 		nftnl_set_set_data(s, NFTNL_SET_DESC_CONCAT, lens, kt.nfields);
 	}
 	if (o->timeout) {
-		if (timeout_parse(o->timeout, &v) || !v) {
-			fprintf(stderr, "nftlab: %s: bad timeout '%s'\n", c->op,
-				o->timeout);
-			return -EINVAL;
-		}
+		if (timeout_parse(o->timeout, &v) || !v)
+			return cmd_refuse(c, "bad timeout '%s'",
+					  quote(&q, o->timeout));
 		flags |= NFT_SET_TIMEOUT;
 		nftnl_set_set_u64(s, NFTNL_SET_TIMEOUT, v);
 	}
 	if (o->size) {
-		err = cmd_u64(c, "--size", o->size, UINT32_MAX, &v);
+		err = cmd_u64(c, "--size", o->size, 1, UINT32_MAX, &v);
 		if (err)
 			return err;
 		nftnl_set_set_u32(s, NFTNL_SET_DESC_SIZE, (uint32_t)v);
+		si->size = (uint32_t)v;
 	}
 	if (o->policy) {
-		if (strcmp(o->policy, "performance") && strcmp(o->policy, "memory")) {
-			fprintf(stderr, "nftlab: %s: bad policy '%s'\n", c->op,
-				o->policy);
-			return -EINVAL;
-		}
+		if (strcmp(o->policy, "performance") && strcmp(o->policy, "memory"))
+			return cmd_refuse(c, "bad policy '%s' (performance, "
+					  "memory)", quote(&q, o->policy));
 		nftnl_set_set_u32(s, NFTNL_SET_POLICY, strcmp(o->policy, "memory") ?
 				  NFT_SET_POL_PERFORMANCE : NFT_SET_POL_MEMORY);
 	}
@@ -175,6 +197,9 @@ static int set_fill(struct ctx *c, struct nftnl_set *s, const struct set_opts *o
 	nftnl_set_set_u32(s, NFTNL_SET_KEY_TYPE, keytype_id(&kt));
 	nftnl_set_set_u32(s, NFTNL_SET_KEY_LEN, kt.key_len);
 	nftnl_set_set_u32(s, NFTNL_SET_ID, 1);
+	si->flags = flags;
+	si->kt = kt;
+	si->kt.interval = !!(flags & NFT_SET_INTERVAL);
 	return set_udata(s, &kt);
 }
 
@@ -184,11 +209,13 @@ int cmd_set(struct ctx *c, int argc, char **argv)
 	struct nftnl_set *s;
 	struct nlmsghdr *nlh;
 	uint16_t family, type, flags = 0;
-	struct txn t;
+	struct setinfo si = { 0 };
+	struct txn own, *t;
+	int is_map = !strcmp(c->object, "map");
 	int err = 0;
 
 	if (argc < 4)
-		return cmd_usage(c, set_usage);
+		return cmd_usage(c);
 	if (!strcmp(argv[0], "add")) {
 		type = NFT_MSG_NEWSET;
 		flags = NLM_F_CREATE;
@@ -197,17 +224,27 @@ int cmd_set(struct ctx *c, int argc, char **argv)
 	} else if (!strcmp(argv[0], "flush")) {
 		type = NFT_MSG_DELSETELEM;	/* no elements: flush */
 	} else {
-		return cmd_usage(c, set_usage);
+		return cmd_usage(c);
 	}
 	err = cmd_family(c, argv[1], &family);
-	if (err)
-		return err;
-	err = set_parse_opts(c, argc - 3, argv + 3, &o);
+	if (!err)
+		err = cmd_name(c, "table", argv[2]);
+	if (!err)
+		err = cmd_name(c, c->object, argv[3]);
+	if (!err)
+		err = set_parse_opts(c, argc - 3, argv + 3, &o);
 	if (err)
 		return err;
 	if (type != NFT_MSG_NEWSET && (o.type || o.flags || o.timeout ||
-				       o.size || o.policy || o.counter))
-		return cmd_usage(c, set_usage);
+				       o.size || o.policy || o.counter || o.data))
+		return cmd_refuse(c, "%s %s takes no options", c->object, argv[0]);
+	if (type == NFT_MSG_NEWSET && is_map && !o.data)
+		return cmd_refuse(c, "map add needs --data verdict|TYPE");
+	if (is_map ? 0 : !!o.data)
+		return cmd_refuse(c, "--data is for maps (map add)");
+	si.family = family;
+	si.table = argv[2];
+	si.name = argv[3];
 	s = nftnl_set_alloc();
 	if (!s)
 		return -ENOMEM;
@@ -215,23 +252,28 @@ int cmd_set(struct ctx *c, int argc, char **argv)
 	nftnl_set_set_str(s, NFTNL_SET_NAME, argv[3]);
 	nftnl_set_set_u32(s, NFTNL_SET_FAMILY, family);
 	if (type == NFT_MSG_NEWSET)
-		err = set_fill(c, s, &o);
+		err = set_fill(c, s, &o, &si);
 	if (!err)
-		err = cmd_txn_begin(c, &t);
+		err = cmd_txn_begin(c, &own, &t);
 	if (err) {
 		nftnl_set_free(s);
 		return err;
 	}
-	nlh = txn_msg_begin(&t, type, family, flags);
+	nlh = txn_msg_begin(t, type, family, flags);
 	if (type == NFT_MSG_DELSETELEM)
 		nftnl_set_elems_nlmsg_build_payload(nlh, s);
 	else
 		nftnl_set_nlmsg_build_payload(nlh, s);
 	nftnl_set_free(s);
-	err = txn_msg_end(&t);
+	err = txn_msg_end(t);
+	/* later commands of a script see the set as declared here */
+	if (!err && type == NFT_MSG_NEWSET)
+		err = setreg_add(&c->sets, &si);
+	else if (!err && type == NFT_MSG_DELSET)
+		err = setreg_forget(&c->sets, family, argv[2], argv[3]);
 	if (err) {
-		txn_fini(&t);
+		cmd_txn_abort(c, t);
 		return cmd_fail(c, argv[3], err);
 	}
-	return cmd_commit(c, &t);
+	return cmd_commit(c, t);
 }

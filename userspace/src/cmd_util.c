@@ -1,16 +1,68 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Small helpers shared by the subcommands. */
 #include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
+#include <linux/netfilter/nf_tables.h>
 
-int cmd_usage(const struct ctx *c, const char *usage)
+#include "cmd.h"
+#include "elem.h"
+#include "elem_lookup.h"
+#include "name.h"
+
+/* An input error: message, exit status 2, nothing sent. */
+int cmd_refuse(struct ctx *c, const char *fmt, ...)
 {
-	fprintf(stderr, "nftlab: %s: usage: nftlab %s\n", c->op, usage);
+	va_list ap;
+
+	fprintf(stderr, "nftlab: %s: ", c->op);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	c->refused = 1;
 	return -EINVAL;
+}
+
+int cmd_usage(struct ctx *c)
+{
+	const struct cmd_desc *d = cmd_find(c->object);
+	const char *u = d ? d->usage : "";
+	size_t n = strcspn(u, "\n");
+
+	fprintf(stderr, "nftlab: %s: usage: nftlab %.*s%s (nftlab %s --help)\n",
+		c->op, (int)n, u, u[n] ? " ..." : "", c->object);
+	c->refused = 1;
+	return -EINVAL;
+}
+
+/* getopt_long() returned '?' or ':' (optstring starts with "+:" or "-:") */
+int cmd_opt_err(struct ctx *c, int ch, char **argv)
+{
+	struct qbuf q;
+	const char *arg = optind > 0 ? argv[optind - 1] : "?";
+
+	if (ch == ':')
+		return cmd_refuse(c, "option '%s' needs an argument",
+				  quote(&q, arg));
+	return cmd_refuse(c, "unknown option '%s' (nftlab %s --help)",
+			  quote(&q, arg), c->object);
+}
+
+/* Options given twice are refused, not silently overridden. */
+/* idx: the option's index in its struct option array (< 32) */
+int cmd_once(struct ctx *c, unsigned int *seen, int idx, const char *opt)
+{
+	unsigned int bit = 1U << ((unsigned int)idx % 32);
+
+	if (*seen & bit)
+		return cmd_refuse(c, "--%s given twice", opt);
+	*seen |= bit;
+	return 0;
 }
 
 int cmd_fail(const struct ctx *c, const char *what, int err)
@@ -19,50 +71,220 @@ int cmd_fail(const struct ctx *c, const char *what, int err)
 	return err;
 }
 
-int cmd_family(const struct ctx *c, const char *name, uint16_t *family)
+int cmd_family(struct ctx *c, const char *name, uint16_t *family)
 {
-	if (nl_family_parse(name, family)) {
-		fprintf(stderr, "nftlab: %s: unknown family '%s' "
-			"(ip, ip6, inet, arp, bridge, netdev)\n", c->op, name);
-		return -EINVAL;
-	}
+	struct qbuf q;
+
+	if (nl_family_parse(name, family))
+		return cmd_refuse(c, "unknown family '%s' (ip, ip6, inet, arp, "
+				  "bridge, netdev)", quote(&q, name));
 	return 0;
 }
 
-int cmd_u64(const struct ctx *c, const char *opt, const char *s,
+/* what: "table", "chain", ... */
+int cmd_name(struct ctx *c, const char *what, const char *name)
+{
+	char why[160];
+	struct qbuf q;
+
+	if (name_check(name, why, sizeof(why)))
+		return cmd_refuse(c, "%s name '%s': %s", what, quote(&q, name),
+				  why);
+	return 0;
+}
+
+int cmd_u64(struct ctx *c, const char *opt, const char *s, uint64_t min,
 	    uint64_t max, uint64_t *out)
 {
 	char *end;
 	unsigned long long v;
+	struct qbuf q;
 
 	errno = 0;
 	v = strtoull(s, &end, 0);
-	if (errno || end == s || *end || *s == '-' || v > max) {
-		fprintf(stderr, "nftlab: %s: %s: bad number '%s'\n", c->op,
-			opt, s);
-		return -EINVAL;
-	}
+	if (errno || end == s || *end || *s == '-' || *s == '+' ||
+	    *s == ' ' || v < min || v > max)
+		return cmd_refuse(c, "%s: bad number '%s' (%llu-%llu)", opt,
+				  quote(&q, s), (unsigned long long)min,
+				  (unsigned long long)max);
 	*out = v;
 	return 0;
 }
 
-int cmd_txn_begin(struct ctx *c, struct txn *t)
+/* The transaction a command writes to: the script's, or own. */
+int cmd_txn_begin(struct ctx *c, struct txn *own, struct txn **t)
 {
-	int err = txn_init(t, &c->nl, c->max_batch);
+	int err;
 
+	if (c->script) {
+		*t = c->script;
+		return 0;
+	}
+	err = txn_init(own, &c->nl, c->max_batch);
 	if (err)
 		return cmd_fail(c, "transaction", err);
+	*t = own;
 	return 0;
 }
 
-/* Commit with the default reporter (no element decoding) and free. */
+void cmd_txn_abort(struct ctx *c, struct txn *t)
+{
+	if (t != c->script)
+		txn_fini(t);
+}
+
+/* Element text for error reports: the set comes from the registry. */
+static int report_elem_fmt(const struct txn_what *w, char *buf, size_t len,
+			   void *data)
+{
+	struct ctx *c = data;
+	struct setinfo si;
+
+	if (!w->table || !w->name ||
+	    setreg_find(&c->sets, w->family, w->table, w->name, &si) != 1)
+		return -ENOENT;
+	return elem_attr_format(&si, w->elem, buf, len);
+}
+
+/*
+ * An interval that the kernel refused with EEXIST: which element of the
+ * set overlaps it.  Asked on a second socket (the first one is draining the
+ * batch's replies); the batch was aborted, so the set is as before.
+ */
+static int report_overlap(const struct setinfo *si, const struct nlattr *elem,
+			  char *buf, size_t len)
+{
+	uint8_t start[KT_MAX_KEY], end[KT_MAX_KEY], s2[KT_MAX_KEY], e2[KT_MAX_KEY];
+	struct nl_err ne;
+	struct nl nl = { 0 };
+	int err;
+
+	if (!elem || elem_attr_range(si, elem, start, end) || nl_open(&nl))
+		return -ENOENT;
+	err = elem_lookup(&nl, si, start, start, s2, e2, &ne);
+	if (err)
+		err = elem_lookup(&nl, si, end, end, s2, e2, &ne);
+	nl_close(&nl);
+	if (err)
+		return err;
+	if (!memcmp(s2, start, si->kt.key_len) && !memcmp(e2, end, si->kt.key_len))
+		return 1;	/* the same element */
+	return elem_format(&si->kt, s2, e2, buf, len);
+}
+
+/* The kernel's errno in the context of the message that failed. */
+static const char *report_explain(const struct txn_what *w, int err,
+				  char *buf, size_t len, void *data)
+{
+	struct ctx *c = data;
+	struct setinfo si = { 0 };
+	char other[256];
+	int ov = -ENOENT;
+	int known = w->table && w->name &&
+		setreg_find(&c->sets, w->family, w->table, w->name, &si) == 1;
+
+	switch (w->type) {
+	case NFT_MSG_NEWSETELEM:
+		if (err == -ENFILE && known && si.size)
+			snprintf(buf, len, "set is full (size %u): %s", si.size,
+				 strerror(-err));
+		else if (err == -ENFILE)
+			snprintf(buf, len, "set is full: %s", strerror(-err));
+		else if (err == -EEXIST && known && (si.flags & NFT_SET_INTERVAL) &&
+			 (ov = report_overlap(&si, w->elem, other,
+					      sizeof(other))) == 0)
+			snprintf(buf, len, "overlaps %s in the set: %s", other,
+				 strerror(-err));
+		else if (err == -EEXIST && known && (si.flags & NFT_SET_INTERVAL) &&
+			 ov != 1)
+			snprintf(buf, len, "already in the set, or overlaps "
+				 "an interval in the set or earlier in this "
+				 "transaction: %s", strerror(-err));
+		else if (err == -EEXIST)
+			snprintf(buf, len, "element already in the set (element "
+				 "add creates; delete it first): %s",
+				 strerror(-err));
+		else if (err == -ENOENT && known && si.kt.dtype == KT_DATA_VERDICT)
+			snprintf(buf, len, "no such set, or the jump/goto chain "
+				 "does not exist: %s", strerror(-err));
+		else
+			return NULL;
+		return buf;
+	case NFT_MSG_NEWCHAIN:
+		if (err != -ENOENT)
+			return NULL;
+		snprintf(buf, len, "no such table, or chain type or hook not "
+			 "supported by this kernel: %s", strerror(-err));
+		return buf;
+	}
+	if (err == -ERANGE) {
+		snprintf(buf, len, "name too long (at most %d bytes): %s",
+			 NAME_MAX_LEN, strerror(-err));
+		return buf;
+	}
+	return NULL;
+}
+
+void cmd_reporter(struct ctx *c, struct txn_reporter *rep, const char *op)
+{
+	memset(rep, 0, sizeof(*rep));
+	rep->op = op;
+	rep->elem_fmt = report_elem_fmt;
+	rep->explain = report_explain;
+	rep->data = c;
+	rep->max_reports = 10;
+}
+
+/* Commit own transaction (nothing to do in a script) and free it. */
 int cmd_commit(struct ctx *c, struct txn *t)
 {
-	struct txn_reporter rep = { .op = c->op, .max_reports = 10 };
-	int err = txn_commit(t, &c->nl, &rep);
+	struct txn_reporter rep;
+	int err;
 
+	if (t == c->script)
+		return 0;
+	cmd_reporter(c, &rep, c->op);
+	err = txn_commit(t, &c->nl, &rep);
 	if (c->stats)
-		txn_print_stats(t, c->op, 0);
+		txn_print_stats(t, c->op, c->elems);
 	txn_fini(t);
+	return err;
+}
+
+/*
+ * What an element command needs to know about a set: declared earlier in
+ * this transaction, or asked from the kernel (and remembered).
+ */
+int cmd_setinfo(struct ctx *c, struct setinfo *si)
+{
+	struct setinfo known;
+	struct nl_err e;
+	int err;
+
+	err = setreg_find(&c->sets, si->family, si->table, si->name, &known);
+	if (err == 1) {
+		*si = known;
+		return 0;
+	}
+	if (err == -ENOENT) {
+		fprintf(stderr, "nftlab: %s: %s/%s/%s: deleted earlier in this "
+			"script\n", c->op, nl_family_name(si->family),
+			si->table, si->name);
+		c->refused = 1;	/* nothing sent */
+		return -ENOENT;
+	}
+	err = setinfo_get(&c->nl, si, &e);
+	if (err == -EOPNOTSUPP)
+		fprintf(stderr, "nftlab: %s: %s/%s/%s: set key type not supported "
+			"by nftlab\n", c->op, nl_family_name(si->family),
+			si->table, si->name);
+	else if (err)
+		fprintf(stderr, "nftlab: %s: %s/%s/%s: %s%s%s%s%s\n", c->op,
+			nl_family_name(si->family), si->table, si->name,
+			err == -ENOENT ? "no such table or set: " : "",
+			strerror(-err), e.msg[0] ? " (" : "", e.msg,
+			e.msg[0] ? ")" : "");
+	if (!err)
+		err = setreg_add(&c->sets, si);
 	return err;
 }

@@ -17,6 +17,17 @@
 #include <string.h>
 
 #include "elem.h"
+#include "name.h"
+
+/* verdict codes (linux/netfilter.h, nf_tables.h), no netlink headers here */
+enum { V_DROP = 0, V_ACCEPT = 1, V_CONTINUE = -1, V_RETURN = -5,
+       V_JUMP = -3, V_GOTO = -4 };
+
+static const struct { const char *name; int32_t code; int chain; } verdicts[] = {
+	{ "accept", V_ACCEPT, 0 }, { "drop", V_DROP, 0 },
+	{ "continue", V_CONTINUE, 0 }, { "return", V_RETURN, 0 },
+	{ "jump", V_JUMP, 1 }, { "goto", V_GOTO, 1 },
+};
 
 enum { TYPE_IPADDR = 7, TYPE_IP6ADDR = 8, TYPE_ETHERADDR = 9,
        TYPE_INET_PROTOCOL = 12, TYPE_INET_SERVICE = 13, TYPE_MARK = 19 };
@@ -258,6 +269,40 @@ static int tokenize(char *s, char **tok, int max)
 	}
 }
 
+/* The data after " : ": a verdict ("jump CHAIN") or one value. */
+static int parse_data(struct elem *e, const struct keytype *kt, char **tok,
+		      int ntok, char *why, size_t whylen)
+{
+	char nwhy[128];
+
+	if (!ntok)
+		return why_set(why, whylen, "missing data after ':'");
+	e->has_data = 1;
+	if (kt->dtype != KT_DATA_VERDICT) {
+		if (ntok > 1)
+			return why_set(why, whylen, "unexpected '%s'", tok[1]);
+		return parse_value(kt->dtype, 0, tok[0], e->data.value, why,
+				   whylen);
+	}
+	for (size_t i = 0; i < sizeof(verdicts) / sizeof(verdicts[0]); i++) {
+		if (strcmp(verdicts[i].name, tok[0]))
+			continue;
+		if (ntok != 1 + verdicts[i].chain)
+			return why_set(why, whylen, verdicts[i].chain ?
+				       "%s needs one chain name" :
+				       "unexpected words after '%s'", tok[0]);
+		e->data.verdict = verdicts[i].code;
+		if (!verdicts[i].chain)
+			return 0;
+		if (name_check(tok[1], nwhy, sizeof(nwhy)))
+			return why_set(why, whylen, "chain: %s", nwhy);
+		snprintf(e->data.chain, sizeof(e->data.chain), "%s", tok[1]);
+		return 0;
+	}
+	return why_set(why, whylen, "'%s' is not a verdict (accept, drop, "
+		       "continue, return, jump CHAIN, goto CHAIN)", tok[0]);
+}
+
 int elem_parse(struct elem *e, const struct keytype *kt, const char *text,
 	       char *why, size_t whylen)
 {
@@ -298,7 +343,10 @@ int elem_parse(struct elem *e, const struct keytype *kt, const char *text,
 		i++;
 	}
 	while (i < ntok) {
-		if (!strcmp(tok[i], ".")) {
+		if (!strcmp(tok[i], ":") && kt->dtype) {
+			return parse_data(e, kt, tok + i + 1, ntok - i - 1, why,
+					  whylen);
+		} else if (!strcmp(tok[i], ".")) {
 			return why_set(why, whylen,
 				       "key has more than %u field(s)",
 				       kt->nfields);
@@ -343,6 +391,23 @@ static int format_value(uint32_t type, int be, const uint8_t *v, char *buf,
 		return snprintf(buf, len, "0x%08x", be ? ntohl(m) : m);
 	}
 	return snprintf(buf, len, "?");
+}
+
+int elem_data_format(const struct keytype *kt, const struct elem_data *d,
+		     char *buf, size_t len)
+{
+	int n = -1;
+
+	if (kt->dtype != KT_DATA_VERDICT) {
+		n = format_value(kt->dtype, 0, d->value, buf, len);
+	} else {
+		for (size_t i = 0; i < sizeof(verdicts) / sizeof(verdicts[0]); i++)
+			if (verdicts[i].code == d->verdict)
+				n = snprintf(buf, len, "%s%s%s", verdicts[i].name,
+					     verdicts[i].chain ? " " : "",
+					     verdicts[i].chain ? d->chain : "");
+	}
+	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
 }
 
 /* Prefix length if [lo, hi] is exactly one CIDR block, else -1. */

@@ -12,17 +12,28 @@
  * key holds the range starts (or the values), key_end the range ends; for a
  * field without a range both are equal.
  */
+/* Map data of an element: a verdict, or a value of the map's data type. */
+struct elem_data {
+	uint8_t value[16];	/* KT_DATA_NONE/verdict: unused */
+	int32_t verdict;	/* NF_ACCEPT, NFT_JUMP, ... */
+	char chain[256];	/* jump/goto target */
+};
+
 struct elem {
 	uint8_t key[KT_MAX_KEY];
 	uint8_t key_end[KT_MAX_KEY];
 	int is_range;		/* at least one field has start != end */
 	uint64_t timeout_ms;	/* 0: no per-element timeout */
+	struct elem_data data;	/* maps: after " : " */
+	int has_data;
 };
 
 int elem_parse(struct elem *e, const struct keytype *kt, const char *text,
 	       char *why, size_t whylen);
 int elem_format(const struct keytype *kt, const uint8_t *key,
 		const uint8_t *key_end, char *buf, size_t len);
+int elem_data_format(const struct keytype *kt, const struct elem_data *d,
+		     char *buf, size_t len);
 int elem_key_inc(const struct keytype *kt, const uint8_t *in, uint8_t *out);
 int elem_key_dec(const struct keytype *kt, const uint8_t *in, uint8_t *out);
 int timeout_parse(const char *s, uint64_t *ms);

@@ -2,6 +2,7 @@
 /* Element generator mirroring nft_concat_range.sh's format_*() helpers. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,16 +18,35 @@ static const struct {
 	{ "mac", GEN_MAC, 9 },
 };
 
-int gen_init(struct gen *g, const char *fields, uint64_t start,
-	     uint64_t count, uint64_t range, const char *proto)
+static int gen_why(char *why, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int gen_why(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* Largest n each format shows without wrapping. */
+static uint64_t gen_fmt_max(enum gen_fmt f)
+{
+	switch (f) {
+	case GEN_ADDR4:		/* 10.0.0.5 + n up to 255.255.255.255 */
+		return UINT32_MAX - (16777216ULL * 10 + 5);
+	default:		/* addr6, mac: 32 bits of n; port wraps by design */
+		return UINT32_MAX;
+	}
+}
+
+static int gen_parse_fields(struct gen *g, const char *fields, char *why,
+			    size_t whylen)
 {
 	const char *p = fields;
 
-	memset(g, 0, sizeof(*g));
-	g->count = count;
-	g->range = range;
-	g->next = start;
-	snprintf(g->proto, sizeof(g->proto), "%s", proto ? proto : "udp");
 	while (*p) {
 		size_t len, i;
 
@@ -40,13 +60,101 @@ int gen_init(struct gen *g, const char *fields, uint64_t start,
 			    !strncmp(gen_fields[i].name, p, len))
 				break;
 		if (i == sizeof(gen_fields) / sizeof(gen_fields[0]))
-			return -EINVAL;
+			return gen_why(why, whylen, "unknown field (addr4, addr6, "
+				       "port, proto, mac)");
 		if (g->nfields == KT_MAX_FIELDS)
-			return -E2BIG;
+			return gen_why(why, whylen, "more than %d fields",
+				       KT_MAX_FIELDS);
 		g->f[g->nfields++] = gen_fields[i].fmt;
 		p += len;
 	}
-	return g->nfields ? 0 : -EINVAL;
+	return g->nfields ? 0 : gen_why(why, whylen, "no fields");
+}
+
+static int gen_has(const struct gen *g, enum gen_fmt f)
+{
+	for (unsigned int i = 0; i < g->nfields; i++)
+		if (g->f[i] == f)
+			return 1;
+	return 0;
+}
+
+/* The largest value the sequence reaches, exactly (see gen_next()). */
+static uint64_t gen_last_value(uint64_t start, uint64_t count, uint64_t range)
+{
+	uint64_t s = start, e = start;
+
+	for (uint64_t i = 0; i < count; i++) {
+		e = s + range;
+		if (e / 65534 > s / 65534)
+			e = e + 1;
+		s = e + range;
+	}
+	return e;
+}
+
+/* Refuse sequences that would run past a field's largest value. */
+static int gen_check_values(const struct gen *g, uint64_t start, char *why,
+			    size_t whylen)
+{
+	uint64_t n = g->count - 1, r = g->range, max = g->max, last;
+
+	if (!g->count)
+		return 0;
+	if (start > max)
+		goto wraps;
+	if (!r) {
+		if (n > max - start)
+			goto wraps;
+		return 0;
+	}
+	/* every element advances by 2R, or 2R + 1 at a port boundary */
+	if (r > max - start || n > (max - start - r) / (2 * r))
+		goto wraps;
+	if (max - start - r >= 1 && n <= (max - start - r - 1) / (2 * r + 1))
+		return 0;
+	last = gen_last_value(start, g->count, r);
+	if (last <= max)
+		return 0;
+wraps:
+	return gen_why(why, whylen, "--start %llu, --count %llu, --range-size "
+		       "%llu go past %llu, the largest value of these fields "
+		       "(values would wrap)", (unsigned long long)start,
+		       (unsigned long long)g->count, (unsigned long long)r,
+		       (unsigned long long)max);
+}
+
+int gen_init(struct gen *g, const char *fields, uint64_t start,
+	     uint64_t count, uint64_t range, const char *proto,
+	     char *why, size_t whylen)
+{
+	int err;
+
+	memset(g, 0, sizeof(*g));
+	g->count = count;
+	g->range = range;
+	g->next = start;
+	err = gen_parse_fields(g, fields, why, whylen);
+	if (err)
+		return err;
+	if (proto && !gen_has(g, GEN_PROTO))
+		return gen_why(why, whylen, "--proto without a proto field");
+	if (proto && (!*proto || strlen(proto) >= sizeof(g->proto) ||
+		      strspn(proto, "abcdefghijklmnopqrstuvwxyz0123456789") !=
+		      strlen(proto)))
+		return gen_why(why, whylen, "--proto: a protocol name or number "
+			       "(at most %zu letters and digits)",
+			       sizeof(g->proto) - 1);
+	snprintf(g->proto, sizeof(g->proto), "%s", proto ? proto : "udp");
+	if (range > 65533 && gen_has(g, GEN_PORT))
+		return gen_why(why, whylen, "--range-size %llu: a port range "
+			       "holds at most 65534 values (--range-size 65533)",
+			       (unsigned long long)range);
+	g->max = UINT32_MAX;
+	for (unsigned int i = 0; i < g->nfields; i++)
+		if (gen_fmt_max(g->f[i]) < g->max)
+			g->max = gen_fmt_max(g->f[i]);
+	return gen_check_values(g, start, why, whylen);
 }
 
 int gen_matches(const struct gen *g, const struct keytype *kt)
@@ -159,6 +267,8 @@ int gen_next(struct gen *g, char *buf, size_t len)
 	} else {
 		g->next = start + 1;
 	}
+	if (end > g->max)
+		return -ERANGE;	/* gen_init() refuses these */
 	for (unsigned int i = 0; i < g->nfields; i++) {
 		int n;
 

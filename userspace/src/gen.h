@@ -20,6 +20,12 @@
  */
 enum gen_fmt { GEN_ADDR4, GEN_ADDR6, GEN_PORT, GEN_PROTO, GEN_MAC };
 
+/*
+ * Text of one generated element: at most 5 fields of 39 bytes (an addr6
+ * range) and " . "; gen_next() needs this much room.
+ */
+enum { GEN_TEXT_MAX = 512 };
+
 struct gen {
 	unsigned int nfields;
 	enum gen_fmt f[KT_MAX_FIELDS];
@@ -27,11 +33,13 @@ struct gen {
 	uint64_t range;
 	uint64_t done;		/* elements produced so far */
 	uint64_t next;		/* start value of the next element */
+	uint64_t max;		/* largest value every field can show */
 	char proto[16];
 };
 
 int gen_init(struct gen *g, const char *fields, uint64_t start,
-	     uint64_t count, uint64_t range, const char *proto);
+	     uint64_t count, uint64_t range, const char *proto,
+	     char *why, size_t whylen);
 int gen_next(struct gen *g, char *buf, size_t len);
 int gen_matches(const struct gen *g, const struct keytype *kt);
 

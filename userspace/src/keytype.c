@@ -162,3 +162,39 @@ int keytype_format(const struct keytype *kt, char *buf, size_t len)
 	}
 	return 0;
 }
+
+/* Map data "verdict" or one field type name; -EINVAL otherwise. */
+int keytype_set_data(struct keytype *kt, const char *spec)
+{
+	const struct kt_desc *d;
+
+	if (!strcmp(spec, "verdict")) {
+		kt->dtype = KT_DATA_VERDICT;
+		kt->dlen = 0;
+		return 0;
+	}
+	d = kt_desc_by_name(spec, strlen(spec));
+	if (!d)
+		return -EINVAL;
+	kt->dtype = d->type;
+	kt->dlen = d->len;
+	return 0;
+}
+
+/* From the kernel's NFTA_SET_DATA_TYPE and _LEN. */
+int keytype_set_data_id(struct keytype *kt, uint32_t id, uint32_t len)
+{
+	const struct kt_desc *d;
+
+	if (id == KT_DATA_VERDICT) {
+		kt->dtype = id;
+		kt->dlen = 0;
+		return 0;
+	}
+	d = kt_desc_by_type(id);
+	if (!d || d->len != len)
+		return -EOPNOTSUPP;
+	kt->dtype = id;
+	kt->dlen = len;
+	return 0;
+}

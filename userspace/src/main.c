@@ -1,19 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /* nftlab: build and load nf_tables lab rulesets through libnftnl. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
+#include "script.h"
 
-#define NFTLAB_VERSION "0.1"
+#define NFTLAB_VERSION "0.2"
 
 static const char help[] =
 "Usage: nftlab [--max-batch BYTES] [--stats] OBJECT VERB ARGS...\n"
+"       nftlab [--max-batch BYTES] [--stats] -f FILE|-\n"
+"       nftlab OBJECT [VERB] --help\n"
 "\n"
 "Each command is one nf_tables transaction: it is applied completely or\n"
-"not at all.  FAMILY is ip, ip6, inet, arp, bridge or netdev.\n"
+"not at all.  -f runs a script of commands (one per line, shell-like\n"
+"quoting, '#' comments) as ONE transaction.  FAMILY is ip, ip6, inet,\n"
+"arp, bridge or netdev.\n"
 "\n"
 "  table add|del FAMILY TABLE\n"
 "  chain add FAMILY TABLE CHAIN [--hook HOOK --priority PRIO [--dev DEV]\n"
@@ -23,10 +29,14 @@ static const char help[] =
 "            [--flags interval,timeout,constant,dynamic] [--timeout TIME]\n"
 "            [--size N] [--counter] [--policy performance|memory]\n"
 "  set flush|del FAMILY TABLE SET\n"
+"  map add FAMILY TABLE MAP --type SPEC --data verdict|TYPE [set options]\n"
+"  map flush|del FAMILY TABLE MAP    elements: 'KEY : DATA'\n"
 "  element add|del FAMILY TABLE SET [ELEMENT]... [--file FILE|-]\n"
 "            [--gen FIELDS --count N [--start N] [--range-size N] [--proto P]]\n"
 "  element get FAMILY TABLE SET ELEMENT...\n"
-"  rule add FAMILY TABLE CHAIN [--set SET [--lookups N]] [--counter]\n"
+"  element list FAMILY TABLE SET [--json]   stream all elements\n"
+"  rule add FAMILY TABLE CHAIN [--set SET|--vmap MAP|--map MAP [--lookups N]]\n"
+"            [--counter]\n"
 "            [--verdict accept|drop|continue|return|jump:CHAIN|goto:CHAIN]\n"
 "  counter add|del FAMILY TABLE NAME\n"
 "  counters [FAMILY [TABLE]]          all counters as JSON\n"
@@ -40,109 +50,142 @@ static const char help[] =
 "Generator FIELDS (nft_concat_range.sh formats): addr4 addr6 port proto mac,\n"
 "e.g. --gen 'addr4 . port' --start 1 --count 1000 --range-size 1.\n"
 "\n"
-"  --max-batch BYTES  refuse transactions larger than this (default 1G)\n"
+"  -f FILE            run the commands of FILE ('-': standard input) as\n"
+"                     one transaction\n"
+"  --max-batch BYTES  refuse transactions larger than this (k, M, G;\n"
+"                     default and maximum 1G)\n"
 "  --stats            print size and timing of the transaction to stderr\n"
 "                     (kernel = the sendmsg() that runs and commits it)\n"
 "  --help, --version\n"
 "\n"
-"Exit status: 0 success, 1 failure (the ruleset is then unchanged),\n"
-"2 bad global options or unknown object.\n";
+"Exit status: 0 success; 1 the kernel refused or a system call failed\n"
+"(the ruleset is unchanged); 2 the command line or input was refused,\n"
+"nothing was sent.\n";
 
-typedef int (*cmd_fn)(struct ctx *c, int argc, char **argv);
-
-static const struct {
-	const char *name;
-	cmd_fn fn;
-	int has_verb;
-} cmds[] = {
-	{ "table", cmd_table, 1 }, { "chain", cmd_chain, 1 },
-	{ "set", cmd_set, 1 }, { "element", cmd_element, 1 },
-	{ "rule", cmd_rule, 1 }, { "counter", cmd_counter, 1 },
-	{ "counters", cmd_counters, 0 }, { "ruleset", cmd_ruleset, 1 },
-	{ "gen", cmd_gen, 0 },
-};
+enum { MAX_BATCH_LIMIT = 1 << 30 };
 
 static int parse_size(const char *s, size_t *out)
 {
-	char *end;
 	unsigned long long v;
+	unsigned int shift = 0;
+	char *end;
 
 	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || *s == '-')
+	if (*s < '0' || *s > '9')
 		return -EINVAL;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -ERANGE;
 	switch (*end) {
-	case 'k': case 'K': v <<= 10; end++; break;
-	case 'm': case 'M': v <<= 20; end++; break;
-	case 'g': case 'G': v <<= 30; end++; break;
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
 	}
 	if (*end || !v)
 		return -EINVAL;
-	*out = (size_t)v;
+	if (v > (unsigned long long)MAX_BATCH_LIMIT >> shift)
+		return -ERANGE;
+	*out = (size_t)(v << shift);
 	return 0;
+}
+
+static int global_opts(struct ctx *c, int argc, char **argv, int *i,
+		       const char **script)
+{
+	struct qbuf q;
+	int err;
+
+	while (*i < argc && argv[*i][0] == '-') {
+		const char *a = argv[*i];
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(help, stdout);
+			return 1;
+		} else if (!strcmp(a, "--version")) {
+			printf("nftlab %s\n", NFTLAB_VERSION);
+			return 1;
+		} else if (!strcmp(a, "--stats")) {
+			c->stats = 1;
+			*i += 1;
+		} else if (!strcmp(a, "--max-batch") || !strcmp(a, "-f")) {
+			if (*i + 1 >= argc) {
+				fprintf(stderr, "nftlab: option '%s' needs an "
+					"argument (nftlab --help)\n", a);
+				return -EINVAL;
+			}
+			if (a[1] == 'f') {
+				if (*script) {
+					fprintf(stderr, "nftlab: -f given twice\n");
+					return -EINVAL;
+				}
+				*script = argv[*i + 1];
+			} else {
+				err = parse_size(argv[*i + 1], &c->max_batch);
+				if (err) {
+					fprintf(stderr, "nftlab: bad --max-batch '%s': "
+						"%s (1 to 1G bytes, suffixes k M G)\n",
+						quote(&q, argv[*i + 1]),
+						err == -ERANGE ? "too large" :
+						"not a size");
+					return -EINVAL;
+				}
+			}
+			*i += 2;
+		} else {
+			fprintf(stderr, "nftlab: unknown option '%s' (nftlab "
+				"--help)\n", quote(&q, a));
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int exit_status(const struct ctx *c, int err)
+{
+	if (!err)
+		return EXIT_OK;
+	return c->refused ? EXIT_INPUT : EXIT_KERNEL;
 }
 
 int main(int argc, char **argv)
 {
-	struct ctx c = { .max_batch = 1UL << 30 };
-	char op[64];
+	struct ctx c = { .max_batch = MAX_BATCH_LIMIT, .op = "" };
+	const char *script = NULL;
+	char op[160];
 	int i = 1, err;
 
-	while (i < argc && argv[i][0] == '-') {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(help, stdout);
-			return 0;
-		} else if (!strcmp(argv[i], "--version")) {
-			printf("nftlab %s\n", NFTLAB_VERSION);
-			return 0;
-		} else if (!strcmp(argv[i], "--stats")) {
-			c.stats = 1;
-			i++;
-		} else if (!strcmp(argv[i], "--max-batch") && i + 1 < argc) {
-			if (parse_size(argv[i + 1], &c.max_batch)) {
-				fprintf(stderr, "nftlab: bad --max-batch '%s'\n",
-					argv[i + 1]);
-				return 2;
-			}
-			i += 2;
-		} else {
-			fprintf(stderr, "nftlab: unknown option '%s'\n%s", argv[i],
-				help);
-			return 2;
+	err = global_opts(&c, argc, argv, &i, &script);
+	if (err)
+		return err > 0 ? EXIT_OK : EXIT_INPUT;
+	if (script && i != argc) {
+		fprintf(stderr, "nftlab: -f takes no command on the command "
+			"line (nftlab --help)\n");
+		return EXIT_INPUT;
+	}
+	if (!script && i == argc) {
+		fprintf(stderr, "nftlab: no command (nftlab --help)\n");
+		return EXIT_INPUT;
+	}
+	/* OBJECT ... --help prints help without a netlink socket */
+	if (script || (strcmp(argv[i], "gen") &&
+		       !cmd_wants_help(argc - i, argv + i))) {
+		err = nl_open(&c.nl);
+		if (err) {
+			fprintf(stderr, "nftlab: netlink socket: %s\n",
+				strerror(-err));
+			return EXIT_KERNEL;
 		}
 	}
-	if (i == argc) {
-		fputs(help, stderr);
-		return 2;
+	if (script)
+		err = script_run(&c, script);
+	else
+		err = cmd_run(&c, argc - i, argv + i, "", op, sizeof(op));
+	nl_close(&c.nl);
+	setreg_free(&c.sets);
+	if (fflush(stdout) && err <= 0 && !err) {
+		fprintf(stderr, "nftlab: writing standard output: %s\n",
+			strerror(errno));
+		err = -EIO;
 	}
-	for (size_t k = 0; k < sizeof(cmds) / sizeof(cmds[0]); k++) {
-		int sub = i + (cmds[k].has_verb ? 1 : 0);
-
-		if (strcmp(cmds[k].name, argv[i]))
-			continue;
-		if (cmds[k].has_verb && sub >= argc) {
-			fprintf(stderr, "nftlab: %s: missing verb\n", argv[i]);
-			return 2;
-		}
-		snprintf(op, sizeof(op), "%s%s%s", argv[i],
-			 cmds[k].has_verb ? " " : "",
-			 cmds[k].has_verb ? argv[sub] : "");
-		c.op = op;
-		if (cmds[k].fn != cmd_gen) {
-			err = nl_open(&c.nl);
-			if (err) {
-				fprintf(stderr, "nftlab: %s: netlink socket: %s\n",
-					op, strerror(-err));
-				return 1;
-			}
-		}
-		err = cmds[k].fn(&c, argc - (cmds[k].has_verb ? sub : i + 1),
-				 argv + (cmds[k].has_verb ? sub : i + 1));
-		nl_close(&c.nl);
-		if (fflush(stdout) && !err)
-			err = -EIO;
-		return err ? 1 : 0;
-	}
-	fprintf(stderr, "nftlab: unknown object '%s' (try --help)\n", argv[i]);
-	return 2;
+	return err > 0 ? EXIT_OK : exit_status(&c, err);
 }

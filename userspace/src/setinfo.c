@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Fetch a set's key type and flags from the kernel (NFT_MSG_GETSET). */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <linux/netfilter/nf_tables.h>
 #include <libnftnl/common.h>
 #include <libnftnl/set.h>
 
+#include "elem.h"
 #include "setinfo.h"
 
 struct setinfo_parse {
@@ -25,10 +29,16 @@ static int setinfo_cb(const struct nlmsghdr *nlh, void *data)
 		p->err = -EBADMSG;
 	} else {
 		p->si->flags = nftnl_set_get_u32(s, NFTNL_SET_FLAGS);
+		if (nftnl_set_is_set(s, NFTNL_SET_DESC_SIZE))
+			p->si->size = nftnl_set_get_u32(s, NFTNL_SET_DESC_SIZE);
 		p->err = keytype_from_id(&p->si->kt,
 					 nftnl_set_get_u32(s, NFTNL_SET_KEY_TYPE),
 					 nftnl_set_get_u32(s, NFTNL_SET_KEY_LEN));
 		p->si->kt.interval = !!(p->si->flags & NFT_SET_INTERVAL);
+		if (!p->err && (p->si->flags & NFT_SET_MAP))
+			p->err = keytype_set_data_id(&p->si->kt,
+				nftnl_set_get_u32(s, NFTNL_SET_DATA_TYPE),
+				nftnl_set_get_u32(s, NFTNL_SET_DATA_LEN));
 	}
 	nftnl_set_free(s);
 	return 0;
@@ -63,4 +73,83 @@ int setinfo_is_concat_interval(const struct setinfo *si)
 int setinfo_is_single_interval(const struct setinfo *si)
 {
 	return (si->flags & NFT_SET_INTERVAL) && si->kt.nfields == 1;
+}
+
+/* Text of an element attribute (NFTA_LIST_ELEM) of set si. */
+struct elem_attrs {
+	const struct nlattr *key, *key_end, *flags;
+};
+
+static int elem_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct elem_attrs *a = data;
+
+	switch (mnl_attr_get_type(attr)) {
+	case NFTA_SET_ELEM_KEY: a->key = attr; break;
+	case NFTA_SET_ELEM_KEY_END: a->key_end = attr; break;
+	case NFTA_SET_ELEM_FLAGS: a->flags = attr; break;
+	}
+	return MNL_CB_OK;
+}
+
+static int data_value(const struct nlattr *nest, uint8_t *out, uint32_t len)
+{
+	const struct nlattr *attr;
+
+	mnl_attr_for_each_nested(attr, nest) {
+		if (mnl_attr_get_type(attr) == NFTA_DATA_VALUE &&
+		    mnl_attr_get_payload_len(attr) == len) {
+			memcpy(out, mnl_attr_get_payload(attr), len);
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int elem_attr_format(const struct setinfo *si, const struct nlattr *elem,
+		     char *buf, size_t len)
+{
+	struct elem_attrs a = { 0 };
+	uint8_t key[KT_MAX_KEY], key_end[KT_MAX_KEY], prev[KT_MAX_KEY];
+	int has_end;
+
+	if (mnl_attr_parse_nested(elem, elem_attr_cb, &a) < 0 || !a.key ||
+	    data_value(a.key, key, si->kt.key_len))
+		return -EINVAL;
+	has_end = a.key_end && !data_value(a.key_end, key_end, si->kt.key_len);
+	if (a.flags && mnl_attr_get_payload_len(a.flags) == 4 &&
+	    (ntohl(mnl_attr_get_u32(a.flags)) & NFT_SET_ELEM_INTERVAL_END) &&
+	    !elem_key_dec(&si->kt, key, prev)) {
+		size_t n;
+
+		snprintf(buf, len, "end of interval ");
+		n = strlen(buf);
+		return elem_format(&si->kt, prev, NULL, buf + n, len - n);
+	}
+	return elem_format(&si->kt, key, has_end ? key_end : NULL, buf, len);
+}
+
+
+/*
+ * The range an element attribute covers: [start, end]; an interval end
+ * element (key end + 1) gives its last value in both.
+ */
+int elem_attr_range(const struct setinfo *si, const struct nlattr *elem,
+		    uint8_t *start, uint8_t *end)
+{
+	struct elem_attrs a = { 0 };
+	uint32_t len = si->kt.key_len;
+
+	if (mnl_attr_parse_nested(elem, elem_attr_cb, &a) < 0 || !a.key ||
+	    data_value(a.key, start, len))
+		return -EINVAL;
+	if (!a.key_end || data_value(a.key_end, end, len))
+		memcpy(end, start, len);
+	if (a.flags && mnl_attr_get_payload_len(a.flags) == 4 &&
+	    (ntohl(mnl_attr_get_u32(a.flags)) & NFT_SET_ELEM_INTERVAL_END)) {
+		if (elem_key_dec(&si->kt, start, end))
+			return -EINVAL;
+		memcpy(start, end, len);
+	}
+	return 0;
 }

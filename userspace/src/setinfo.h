@@ -2,7 +2,10 @@
 #ifndef NFTLAB_SETINFO_H
 #define NFTLAB_SETINFO_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+#include <libmnl/libmnl.h>
 
 #include "keytype.h"
 #include "nl.h"
@@ -13,11 +16,16 @@ struct setinfo {
 	const char *table;
 	const char *name;
 	uint32_t flags;		/* NFT_SET_* */
+	uint32_t size;		/* declared size, 0: none */
 	struct keytype kt;
 };
 
 int setinfo_get(struct nl *nl, struct setinfo *si, struct nl_err *e);
 int setinfo_is_concat_interval(const struct setinfo *si);
 int setinfo_is_single_interval(const struct setinfo *si);
+int elem_attr_format(const struct setinfo *si, const struct nlattr *elem,
+		     char *buf, size_t len);
+int elem_attr_range(const struct setinfo *si, const struct nlattr *elem,
+		    uint8_t *start, uint8_t *end);
 
 #endif

@@ -71,6 +71,43 @@ void txn_fini(struct txn *t)
 	if (t->batch)
 		nftnl_batch_free(t->batch);
 	t->batch = NULL;
+	for (size_t i = 0; i < t->nmarks; i++)
+		free(t->marks[i].label);
+	free(t->marks);
+	t->marks = NULL;
+	t->nmarks = t->cap_marks = 0;
+}
+
+/* Messages from now on belong to label (a script line), for reports. */
+int txn_mark(struct txn *t, const char *label)
+{
+	struct txn_mark *m;
+
+	if (t->nmarks == t->cap_marks) {
+		size_t cap = t->cap_marks ? t->cap_marks * 2 : 16;
+		void *p = realloc(t->marks, cap * sizeof(*t->marks));
+
+		if (!p)
+			return -ENOMEM;
+		t->marks = p;
+		t->cap_marks = cap;
+	}
+	m = &t->marks[t->nmarks];
+	m->label = strdup(label);
+	if (!m->label)
+		return -ENOMEM;
+	m->seq = t->seq_next;
+	t->nmarks++;
+	return 0;
+}
+
+static const char *txn_label(const struct txn *t, uint32_t seq,
+			     const char *op)
+{
+	for (size_t i = t->nmarks; i-- > 0;)
+		if (t->marks[i].seq <= seq)
+			return t->marks[i].label;
+	return op;
 }
 
 size_t txn_bytes(const struct txn *t)
@@ -134,33 +171,39 @@ static int txn_names_cb(const struct nlattr *attr, void *data)
 	return MNL_CB_OK;
 }
 
-/* "family/table/object" from the request; attr numbers per object type. */
-static void txn_describe(const struct nlmsghdr *nlh, char *buf, size_t len)
+/* Names from the request; attr numbers per object type. */
+static void txn_parse_what(const struct nlmsghdr *nlh, struct txn_what *w)
 {
 	const struct nfgenmsg *nfg = mnl_nlmsg_get_payload(nlh);
 	const char *slot[4] = { NULL, NULL, NULL, NULL };
-	const char *name = NULL;
-	int type = NFNL_MSG_TYPE(nlh->nlmsg_type);
 
 	mnl_attr_parse(nlh, sizeof(*nfg), txn_names_cb, slot);
-	switch (type) {
-	case NFT_MSG_NEWCHAIN: case NFT_MSG_DELCHAIN:
-		name = slot[NFTA_CHAIN_NAME];
-		break;
+	w->type = NFNL_MSG_TYPE(nlh->nlmsg_type);
+	w->family = nfg->nfgen_family;
+	switch (w->type) {
 	case NFT_MSG_NEWTABLE: case NFT_MSG_DELTABLE:
+		w->table = slot[NFTA_TABLE_NAME];
 		break;
-	default:	/* set, element, rule and object: name is attr 2 */
-		name = slot[2];
+	default:	/* chain, set, element, rule, object: table 1, name 2 */
+		w->table = slot[1];
+		if (w->type != NFT_MSG_NEWRULE && w->type != NFT_MSG_DELRULE)
+			w->name = slot[2];
+		else
+			w->name = slot[NFTA_RULE_CHAIN];
 		break;
 	}
-	if (!slot[1])
-		snprintf(buf, len, "%s", nl_family_name(nfg->nfgen_family));
-	else if (!name)
-		snprintf(buf, len, "%s/%s", nl_family_name(nfg->nfgen_family),
-			 slot[1]);
+}
+
+/* "family/table/object" */
+static void txn_describe(const struct txn_what *w, char *buf, size_t len)
+{
+	if (!w->table)
+		snprintf(buf, len, "%s", nl_family_name(w->family));
+	else if (!w->name)
+		snprintf(buf, len, "%s/%s", nl_family_name(w->family), w->table);
 	else
-		snprintf(buf, len, "%s/%s/%s", nl_family_name(nfg->nfgen_family),
-			 slot[1], name);
+		snprintf(buf, len, "%s/%s/%s", nl_family_name(w->family),
+			 w->table, w->name);
 }
 
 static void txn_report(const struct txn *t, struct iovec *iov, int iovlen,
@@ -168,24 +211,31 @@ static void txn_report(const struct txn *t, struct iovec *iov, int iovlen,
 		       const struct txn_reporter *rep)
 {
 	const struct nlmsghdr *req = txn_find(t, iov, iovlen, seq);
-	char what[256] = "transaction", elem[512] = "";
+	struct txn_what w = { .type = -1 };
+	char what[600] = "transaction", elem[512] = "", why[512];
+	const char *text = NULL;
 
-	if (req && seq != t->seq_begin)
-		txn_describe(req, what, sizeof(what));
-	if (req && e->offset && rep->elem_fmt &&
-	    (NFNL_MSG_TYPE(req->nlmsg_type) == NFT_MSG_NEWSETELEM ||
-	     NFNL_MSG_TYPE(req->nlmsg_type) == NFT_MSG_DELSETELEM) &&
-	    e->offset + sizeof(struct nlattr) <= req->nlmsg_len) {
-		const struct nlattr *attr =
-			(const void *)((const char *)req + e->offset);
-		char text[480];
-
-		if (rep->elem_fmt(attr, text, sizeof(text), rep->data) == 0)
-			snprintf(elem, sizeof(elem), ": %s", text);
+	if (req && seq != t->seq_begin) {
+		txn_parse_what(req, &w);
+		txn_describe(&w, what, sizeof(what));
 	}
-	fprintf(stderr, "nftlab: %s: %s%s: %s%s%s%s\n", rep->op, what, elem,
-		strerror(-e->err), e->msg[0] ? " (" : "", e->msg,
-		e->msg[0] ? ")" : "");
+	if (req && e->offset &&
+	    (w.type == NFT_MSG_NEWSETELEM || w.type == NFT_MSG_DELSETELEM) &&
+	    e->offset + sizeof(struct nlattr) <= req->nlmsg_len) {
+		char buf[480];
+
+		w.elem = (const void *)((const char *)req + e->offset);
+		if (rep->elem_fmt &&
+		    rep->elem_fmt(&w, buf, sizeof(buf), rep->data) == 0)
+			snprintf(elem, sizeof(elem), ": %s", buf);
+	}
+	if (rep->explain)
+		text = rep->explain(&w, e->err, why, sizeof(why), rep->data);
+	if (!text)
+		text = strerror(-e->err);
+	fprintf(stderr, "nftlab: %s: %s%s: %s%s%s%s\n",
+		txn_label(t, seq, rep->op), what, elem, text,
+		e->msg[0] ? " (" : "", e->msg, e->msg[0] ? ")" : "");
 }
 
 static int txn_set_buffers(struct nl *nl, size_t sndbuf, size_t rcvbuf)

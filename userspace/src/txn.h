@@ -32,13 +32,34 @@ struct txn {
 	uint64_t t_start_ns;	/* txn_init() */
 	uint64_t t_send_ns;	/* sendmsg() called */
 	uint64_t t_done_ns;	/* sendmsg() returned: kernel done */
+	struct txn_mark *marks;	/* -f: which script line wrote which seq */
+	size_t nmarks, cap_marks;
 };
 
-/* How to name what failed: op ("element add") and element text. */
+struct txn_mark {
+	uint32_t seq;		/* first sequence number of the command */
+	char *label;		/* "FILE:LINE: element add" */
+};
+
+/* What a failed message was about, from the request itself. */
+struct txn_what {
+	int type;		/* NFT_MSG_* */
+	uint16_t family;
+	const char *table;	/* NULL if absent */
+	const char *name;	/* chain, set, object; NULL if absent */
+	const struct nlattr *elem;	/* element the ext ACK points at */
+};
+
+/*
+ * How to name what failed: op ("element add"), the element's text and the
+ * error in context ("set is full"); both hooks are optional.
+ */
 struct txn_reporter {
 	const char *op;
-	int (*elem_fmt)(const struct nlattr *elem, char *buf, size_t len,
+	int (*elem_fmt)(const struct txn_what *w, char *buf, size_t len,
 			void *data);
+	const char *(*explain)(const struct txn_what *w, int err, char *buf,
+			       size_t len, void *data);
 	void *data;
 	unsigned int max_reports;
 };
@@ -48,6 +69,7 @@ void txn_fini(struct txn *t);
 struct nlmsghdr *txn_msg_begin(struct txn *t, uint16_t type, uint16_t family,
 			       uint16_t flags);
 int txn_msg_end(struct txn *t);
+int txn_mark(struct txn *t, const char *label);
 int txn_commit(struct txn *t, struct nl *nl, const struct txn_reporter *rep);
 size_t txn_bytes(const struct txn *t);
 void txn_print_stats(const struct txn *t, const char *op, uint64_t elems);
