@@ -438,6 +438,41 @@ def read_boots(resdir):
     return boots
 
 
+def read_stored(resdir):
+    """(meta, boots) from RESDIR/results.json, for a results directory kept
+    without its raw/ tree (docs/results/ stores only results.json): the
+    samples are listed there boot by boot in the order they ran, so the
+    report (and `drift`) can be recomputed from it.  None if absent."""
+    path = os.path.join(resdir, "results.json")
+    if not os.path.isfile(path):
+        return None
+    with open(path) as f:
+        res = json.load(f)
+    boots = []
+    by = {}
+    for b in res.get("boots", []):
+        b = dict(b, samples=[], loads=[])
+        by[b["dir"]] = b
+        boots.append(b)
+    for s in res.get("samples", []):
+        if s["boot"] in by:
+            by[s["boot"]]["samples"].append(s)
+    for r in res.get("load_samples", []):
+        if r["boot"] in by:
+            by[r["boot"]]["loads"].append(r)
+    return res.get("meta", {}), boots
+
+
+def load_run(resdir):
+    """(meta, boots, source) of a results directory: its raw/ tree when
+    present, else what its results.json stored."""
+    boots = read_boots(resdir)
+    if boots or not os.path.isfile(os.path.join(resdir, "results.json")):
+        return collect_meta(resdir), boots, "raw"
+    meta, boots = read_stored(resdir)
+    return meta, boots, "results.json"
+
+
 # --------------------------------------------------------------------------
 # Tables
 # --------------------------------------------------------------------------
@@ -511,6 +546,7 @@ class Report:
         self.tables = {}
         self.ministat = []         # (title, full output)
         self.t2n = meta.get("t2_lookups", DEFAULT_T2_LOOKUPS)
+        self.noise = None
 
     # -- helpers ----------------------------------------------------------
     def status_note(self, role, cid):
@@ -723,6 +759,75 @@ class Report:
     def build(self, tables):
         for t in tables:
             self.tables[t] = getattr(self, t.lower())()
+        self.noise = noise_floor(self.tables.get("T2", {}).get("aa"), self.boots)
+
+
+# --------------------------------------------------------------------------
+# Timing honesty: what the run itself says about its noise.  The nominal CIs
+# of one cell assume independent samples; the A/A pair (the same cell twice,
+# interleaved in one boot) is the only direct test of that assumption, so a
+# "Difference" there means every verdict of the run is suspect and the report
+# must say so at the top, not in a table row.
+# --------------------------------------------------------------------------
+def aa_state(aa):
+    """('fail' | 'skip' | 'pass', text) for the T2 A/A comparison dict
+    (Report.t2()["aa"]); None = T2 not in the run.  'skip' when it could
+    not be compared (quick runs have one sample per cell): a skip is never
+    a pass."""
+    if aa is None:
+        return "skip", "T2 (the A/A pair) not in this run"
+    v = aa.get("verdict", "?")
+    if aa.get("proven") is True:
+        return "fail", "A/A pair (pipapo knob 0 twice, interleaved) shows a difference: %s" % v
+    if aa.get("proven") is False:
+        o = aa.get("ours") or {}
+        return "pass", "A/A pair shows no difference (%+.2f%% +/- %.2f%%, %s)" % (
+            o.get("rel", float("nan")), o.get("rel_half", float("nan")), v)
+    return "skip", "A/A pair not compared: %s" % v
+
+
+def noise_floor(aa, boots):
+    """The noise the run observed: the A/A difference with its CI and the
+    spread of same-cell samples (coefficient of variation of ns/packet of
+    every (kernel, cell) with at least 2 valid samples)."""
+    by = {}
+    for b in boots:
+        for s in b["samples"]:
+            if s["valid"] and s["pps"]:
+                by.setdefault((b.get("role"), s["cell"]), []).append(1e9 / s["pps"])
+    cvs = sorted(stdev(v) / mean(v) * 100 for v in by.values() if len(v) >= 2)
+    state, text = aa_state(aa)
+    out = dict(aa_state=state, aa_text=text, cells=len(cvs))
+    if aa and aa.get("ours"):
+        out["aa_rel"], out["aa_rel_half"] = aa["ours"]["rel"], aa["ours"]["rel_half"]
+    if cvs:
+        out["cv_median"] = median(cvs)
+        out["cv_p90"] = cvs[min(len(cvs) - 1, int(math.ceil(0.9 * len(cvs))) - 1)]
+        out["cv_max"] = cvs[-1]
+    return out
+
+
+def noise_lines(noise):
+    """Header lines: a WARNING when the A/A pair differs, then the noise
+    floor as observed."""
+    if not noise:
+        return []
+    out = []
+    if noise["aa_state"] == "fail":
+        out.append("WARNING:     %s: this run's noise is larger than its confidence intervals say; "
+                   "treat every verdict below as unproven" % noise["aa_text"])
+    if "aa_rel" in noise:
+        aa = "A/A pair %+.2f%% +/- %.2f%% (ns per lookup, 95%% CI)" % (noise["aa_rel"], noise["aa_rel_half"])
+    else:
+        aa = noise["aa_text"]
+    if noise.get("cells"):
+        spread = ("same-cell spread: coefficient of variation of ns/packet median %.1f%%, 90th percentile "
+                  "%.1f%%, max %.1f%% over %d cells" % (noise["cv_median"], noise["cv_p90"], noise["cv_max"],
+                                                        noise["cells"]))
+    else:
+        spread = "same-cell spread: no cell has 2 valid samples"
+    out.append("noise floor: %s; %s" % (aa, spread))
+    return out
 
 
 # --------------------------------------------------------------------------
@@ -853,8 +958,9 @@ def render_t5(t):
 RENDER = {"T1": render_t1, "T2": render_t2, "T3": render_t3, "T4": render_t4, "T5": render_t5}
 
 
-def header_text(meta, boots):
-    lines = ["nftlab performance suite: nft_concat_range/bench (%s)" % meta.get("mode", "?"),
+def header_text(meta, boots, noise=None):
+    warn = [ln for ln in noise_lines(noise) if ln.startswith("WARNING")]
+    lines = warn + ["nftlab performance suite: nft_concat_range/bench (%s)" % meta.get("mode", "?"),
              "date:        %s" % meta.get("date", "?"),
              "base:        %s" % (meta.get("base") or "unknown (no BUILD-INFO)"),
              "CPU:         %s (%s CPUs on the host; guests run on one)" % (meta.get("cpu", "?"), meta.get("nproc", "?"))]
@@ -882,6 +988,7 @@ def header_text(meta, boots):
     inval = sum(1 for b in boots for s in b["samples"] if not s["valid"])
     total = sum(len(b["samples"]) for b in boots)
     lines.append("samples:     %d, of which %d invalid (counters did not match or pktgen failed)" % (total, inval))
+    lines += [ln for ln in noise_lines(noise) if not ln.startswith("WARNING")]
     failed = [b for b in boots if b.get("status") not in (None, 0, "0")]
     for b in failed:
         lines.append("boot failed: %s (%s, exit %s)" % (b["dir"], b.get("role"), b.get("status")))
@@ -1081,6 +1188,9 @@ def base_selftest(resdir, meta, cells):
 
     for role, status in sorted(meta.get("selftest", {}).items()):
         log = os.path.join(resdir, "selftest-%s" % role, "output.log")
+        if not os.path.isfile(log):
+            # docs/results/ keeps the output beside results.json, without the tree
+            log = os.path.join(resdir, "selftest-%s.log" % role)
         rows = []
         if os.path.isfile(log):
             parsed = basecmp.parse_output(open(log, errors="replace").read(), by_display)
@@ -1091,14 +1201,13 @@ def base_selftest(resdir, meta, cells):
 
 def do_report(args):
     resdir = args.resdir
-    meta = collect_meta(resdir)
+    meta, boots, _ = load_run(resdir)
     write(os.path.join(resdir, "run.json"), json.dumps(meta, indent=1, sort_keys=True) + "\n")
-    boots = read_boots(resdir)
     tables = meta.get("tables", list(ALL_TABLES))
     rep = Report(resdir, boots, meta)
     rep.build(tables)
     plot_errs = plots(rep)
-    texts = [header_text(meta, boots), ""]
+    texts = [header_text(meta, boots, rep.noise), ""]
     for t in tables:
         texts += [RENDER[t](rep.tables[t]), ""]
         if t in plot_errs:
@@ -1118,7 +1227,7 @@ def do_report(args):
     for title, out in rep.ministat:
         appendix += ["$ ministat -c 95  # " + title, out.rstrip(), ""]
     write(os.path.join(resdir, "report.md"), "```\n" + report + "\n```\n" + "\n```\n" + "\n".join(appendix) + "\n```\n")
-    results = dict(schema=SCHEMA, meta=meta, tables=rep.tables, loads=loads,
+    results = dict(schema=SCHEMA, meta=meta, tables=rep.tables, loads=loads, noise=rep.noise,
                    base_selftest={k: dict(status=v[0], rows=v[1]) for k, v in base_rows.items()},
                    boots=[{k: v for k, v in b.items() if k not in ("samples", "loads")} for b in boots],
                    load_samples=[r for b in boots for r in b["loads"]],
@@ -1208,6 +1317,14 @@ def do_validate(args):
                "\n".join("%s %s: same=%s" % (r["boot"], r["gid"], r["same"]) for r in groups if r["same"] != "1"))
     else:
         tap.skip("sets loaded with nftlab as well as nft -f", "nftlab not built (make userspace)")
+    # Timing honesty: a proven A/A difference fails the run's validation;
+    # an A/A that could not be compared is a skip, with its reason.
+    if "T2" in tables:
+        state, text = aa_state(res["tables"].get("T2", {}).get("aa"))
+        if state == "skip":
+            tap.skip("T2 A/A pair shows no difference (noise floor)", text)
+        else:
+            tap.ok(state == "pass", "T2 A/A pair shows no difference (noise floor): %s" % text, text)
     shapes = {"T1": lambda t: len(t["rows"]) == len(TYPE_ORDER) and all(
                   set(r["kernels"]) == set(TABLE_ROLES["T1"]) for r in t["rows"]),
               "T2": lambda t: [r["backend"] for r in t["rows"]] == list(BACKENDS) and "aa" in t,
@@ -1368,6 +1485,34 @@ def do_selftest(args):
         dict(cell="x", boot="b", rep=2, valid=False, pps=1e5, knob_req="-", knob="-")])])
     tap.ok(cells.paired_ns("r", "x", "d", 1) == [1000.0] and cells.status("r", "x") == "INVALID 1/2",
            "per-lookup ns paired per repetition; an invalid sample invalidates its cell")
+    # timing honesty: a synthetic A/A pair without and with a difference
+    for shift, want in ((0.0, "pass"), (0.15, "fail")):
+        wd = tempfile.mkdtemp(prefix="ncr-aa-")
+        try:
+            rng = random.Random(11)
+            ss = []
+            for rep in range(1, 7):
+                for cid, ns in (("T2/net_port/drop/n0/k0", 800.0), ("T2/net_port/drop/n0/k0-aa", 800.0),
+                                ("T2/net_port/pipapo/n10/k0", 1300.0),
+                                ("T2/net_port/pipapo/n10/k0-aa", 800.0 + 500.0 * (1 + shift))):
+                    ns *= 1 + rng.gauss(0, 0.005)
+                    ss.append(dict(cell=cid, boot="b", rep=rep, valid=True, pps=1e9 / ns, knob_req="0", knob="0"))
+            rep_ = Report(wd, [dict(role="patched-retpoline", samples=ss)], dict(t2_lookups=10))
+            rep_.build(["T2"])
+            state, text = aa_state(rep_.tables["T2"]["aa"])
+            head = header_text({}, rep_.boots, rep_.noise)
+            warned = head.startswith("WARNING:") and "A/A" in head.splitlines()[0]
+            tap.ok(state == want and warned == (want == "fail") and "noise floor: A/A pair" in head and
+                   "over 4 cells" in head,
+                   "A/A pair %s a difference: validate state %s, WARNING at the top %s, noise floor line" % (
+                       "with" if shift else "without", want, "yes" if want == "fail" else "no"), head)
+        finally:
+            shutil.rmtree(wd, ignore_errors=True)
+    one = dict(verdict="not compared (fewer than 2 valid samples)", a=None, b=None)
+    tap.ok(aa_state(one)[0] == "skip" and aa_state(None)[0] == "skip" and
+           not any(ln.startswith("WARNING") for ln in noise_lines(noise_floor(one, []))) and
+           "no cell has 2 valid samples" in noise_lines(noise_floor(one, []))[0],
+           "A/A pair not comparable (one sample per cell): skip, never pass; no warning")
     # the whole report pipeline on synthetic samples with known costs
     wd = tempfile.mkdtemp(prefix="ncr-synth-")
     try:
@@ -1398,6 +1543,10 @@ def do_selftest(args):
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         tap.ok(v.returncode != 0 and "not ok" in v.stdout and "INVALID" not in v.stdout,
                "validate flags the invalid synthetic sample", v.stdout[-400:])
+        aa_line = [ln for ln in v.stdout.splitlines() if "T2 A/A pair shows no difference" in ln]
+        want_ok = t2["aa"].get("proven") is False
+        tap.ok(len(aa_line) == 1 and aa_line[0].startswith("ok" if want_ok else "not ok") and "SKIP" not in aa_line[0],
+               "validate's A/A line follows the synthetic A/A verdict (%s)" % t2["aa"]["verdict"], aa_line)
     finally:
         shutil.rmtree(wd, ignore_errors=True)
     if args.count_file:
