@@ -236,6 +236,35 @@ def gen_rules(tdef, backend, nlookups):
     return "\n".join(out) + "\n"
 
 
+# T6: the dynset update path (patch 3).  One rhash set that the rule adds
+# the packet's source address to (or refreshes it in), pktgen cycling over
+# DYNSET_ADDRS source addresses so that the set holds that many elements
+# and every packet updates one of them.  burst 1: with a burst, pktgen
+# sends the same skb again and the source address would not change.
+DYNSET_SET = "dyn"
+DYNSET_ADDRS = 1000
+DYNSET_SRC = ("10.1.0.0", "10.1.3.231")          # 1000 addresses
+DYNSET_PGOPTS = "src_min %s;src_max %s;burst 1" % DYNSET_SRC
+
+
+def gen_dynset_sets(dev):
+    """nft script: the T6 table, an empty rhash dynamic set and the chain."""
+    return "\n".join([
+        "add table netdev %s" % TABLE, "delete table netdev %s" % TABLE,
+        "table netdev %s {" % TABLE, "\tcounter test { }",
+        "\tset %s { type ipv4_addr; size 65536; flags dynamic,timeout; timeout 1h; }" % DYNSET_SET,
+        "\tchain %s { type filter hook ingress device \"%s\" priority 0; }" % (CHAIN, dev),
+        "}"]) + "\n"
+
+
+def gen_dynset_rules(backend):
+    """nft script of a T6 cell: drop only, or update @dyn then drop."""
+    out = ["flush chain netdev %s %s" % (TABLE, CHAIN)]
+    upd = "update @%s { ip saddr } " % DYNSET_SET if backend == "update" else ""
+    out.append("add rule netdev %s %s %scounter name \"test\" drop" % (TABLE, CHAIN, upd))
+    return "\n".join(out) + "\n"
+
+
 def gen_egress(dev, hook):
     """nft script for one egress cell: no table at all (no hook registered)
     or a netdev egress chain with one counting rule that accepts."""
@@ -264,8 +293,9 @@ TABLE_ROLES = {
     "T3": ("patched-retpoline",),
     "T4": ("baseline-retpoline", "patched-retpoline"),
     "T5": ("baseline-eibrs", "patched-eibrs"),
+    "T6": ("patched-retpoline",),
 }
-ALL_TABLES = ("T1", "T2", "T3", "T4", "T5")
+ALL_TABLES = ("T1", "T2", "T3", "T4", "T5", "T6")
 
 
 def groups_for(role, tables, t2n, every=False, types=TYPE_ORDER):
@@ -313,6 +343,11 @@ def groups_for(role, tables, t2n, every=False, types=TYPE_ORDER):
         ingress("T5-net_port", "T5", "net_port",
                 [cell("T5", "net_port", "drop", 0, "-")] +
                 [cell("T5", "net_port", b, t2n, "-") for b in BACKENDS])
+    if runs("T6"):
+        # like T2: knob 0 and 1 interleaved in one boot, each with its own
+        # drop cell so that the update cost is paired with the same knob
+        ingress("T6-dynset", "T6", "dynset",
+                [cell("T6", "dynset", b, n, k) for k in ("0", "1") for b, n in (("drop", 0), ("update", 1))])
     return groups
 
 
@@ -324,10 +359,16 @@ def write_plan(args):
              % (args.role, ",".join(tables), args.reps, args.duration)]
     ncells = 0
     for g, cells in groups_for(args.role, tables, args.t2_lookups, args.every):
-        tdef = TYPES[g["type"]]
+        dynset = g["type"] == "dynset"
+        # T6 sends the net,port test packet (its destination is not looked at)
+        tdef = TYPES["net_port" if dynset else g["type"]]
         p = packet(tdef)
         setsf = "-"
-        if g["mode"] == "ingress":
+        if dynset:
+            # nft -f only: nftlab's loader is about the interval sets of T1-T5
+            setsf = "sets-dynset.nft"
+            write(os.path.join(args.out, setsf), gen_dynset_sets(args.dev))
+        elif g["mode"] == "ingress":
             setsf = "sets-%s.nft" % g["type"]
             sets = set_defs(tdef)
             write(os.path.join(args.out, setsf), gen_sets(sets, args.dev))
@@ -335,11 +376,14 @@ def write_plan(args):
             write(os.path.join(args.out, "sets-%s.nftlab" % g["type"]), cmds)
             for name, text in files.items():
                 write(os.path.join(args.out, name), text)
-        lines.append("group\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%d\t%s" % (
+        lines.append("group\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%d\t%s\t%s" % (
             g["gid"], g["mode"], g["type"], p["ipver"], p["addr"], p["port"], p["mac"],
-            p["size"], setsf))
+            p["size"], setsf, DYNSET_PGOPTS if dynset else "-"))
         for c in cells:
-            if c["backend"] in ("nohook", "egress"):
+            if dynset:
+                rf = "rules-dynset-%s.nft" % c["backend"]
+                write(os.path.join(args.out, rf), gen_dynset_rules(c["backend"]))
+            elif c["backend"] in ("nohook", "egress"):
                 rf = "rules-egress-%s.nft" % c["backend"]
                 write(os.path.join(args.out, rf), gen_egress(args.dev, c["backend"] == "egress"))
             else:
@@ -365,7 +409,7 @@ def parse_tables(s):
     tables = [t.strip().upper() for t in s.split(",") if t.strip()]
     for t in tables:
         if t not in ALL_TABLES:
-            raise SystemExit("ncr.py: unknown table %s (T1..T5)" % t)
+            raise SystemExit("ncr.py: unknown table %s (T1..T6)" % t)
     return tables
 
 
@@ -756,6 +800,40 @@ class Report:
         return dict(title="T5: eibrs flavor, baseline vs patched (cost of the static key), net,port 1000, "
                     "%d lookup rules per packet" % n, rows=rows, roles=[base, pat])
 
+    # -- T6 ---------------------------------------------------------------
+    def t6(self):
+        pat = TABLE_ROLES["T6"][0]
+        knob_missing = pat in self.cells.knob_missing
+        rows, vals = [], {}
+        for k, name in (("0", "direct"), ("1", "indirect")):
+            drop, upd = "T6/dynset/drop/n0/k%s" % k, "T6/dynset/update/n1/k%s" % k
+            r = dict(knob=k, name=name, status_drop=self.cells.status(pat, drop),
+                     status_update=self.cells.status(pat, upd))
+            if knob_missing and r["status_update"] == "ok":
+                r["status_update"] = "knob missing"
+            for b, cid in (("drop", drop), ("update", upd)):
+                ok = r["status_" + b] == "ok"
+                vals[(k, b)] = [1e9 / x for x in self.cells.pps(pat, cid)] if ok else []
+                r[b] = summary(vals[(k, b)])
+            ok = r["status_drop"] == "ok" and r["status_update"] == "ok"
+            vals[(k, "cost")] = self.cells.paired_ns(pat, upd, drop, 1) if ok else []
+            r["cost"] = summary(vals[(k, "cost")])
+            rows.append(r)
+
+        def cmp_(what, title):
+            a, b = vals[("1", what)], vals[("0", what)]
+            if a and b:
+                return self.compare(title, a, b, "indirect", "direct")
+            return dict(verdict="not compared (%s)" % ", ".join(
+                "knob %s %s: %s" % (r["knob"], what, r.get("status_update" if what != "drop" else "status_drop"))
+                for r in rows if not vals[(r["knob"], what)]))
+        return dict(title="T6: dynset, `update @%s { ip saddr }` on an rhash set (%d source addresses, pktgen "
+                    "burst 1), patched retpoline kernel, knob 0 vs 1" % (DYNSET_SET, DYNSET_ADDRS),
+                    rows=rows, knob_missing=knob_missing, roles=[pat],
+                    cmp_packet=cmp_("update", "T6 dynset update ns-per-packet direct vs indirect"),
+                    cmp_cost=cmp_("cost", "T6 dynset update cost direct vs indirect"),
+                    cmp_drop=cmp_("drop", "T6 drop ns-per-packet knob0 vs knob1"))
+
     def build(self, tables):
         for t in tables:
             self.tables[t] = getattr(self, t.lower())()
@@ -955,7 +1033,27 @@ def render_t5(t):
     return "\n".join(out)
 
 
-RENDER = {"T1": render_t1, "T2": render_t2, "T3": render_t3, "T4": render_t4, "T5": render_t5}
+def render_t6(t):
+    out = [t["title"], ""]
+    if t["knob_missing"]:
+        out += ["The patched retpoline kernel has no force-indirect knob: direct/indirect not measured.", ""]
+    out += ["ns per packet, median [95% CI]; update cost = ns/packet(update) - ns/packet(drop), paired per "
+            "repetition with the drop cell of the same knob:", ""]
+    hdr = ["knob", "drop only", "update @%s + drop" % DYNSET_SET, "update cost"]
+    rows = []
+    for r in t["rows"]:
+        rows.append(["%s (knob %s)" % (r["name"], r["knob"]), cell_text(r["status_drop"], r["drop"], 1),
+                     cell_text(r["status_update"], r["update"], 1),
+                     fmt_summary(r["cost"], 1) if r["cost"] else "-"])
+    out.append(render_table(hdr, rows))
+    out += ["", "ministat -c 95 (direct - indirect):",
+            "  ns per packet, update rule: %s" % t["cmp_packet"]["verdict"],
+            "  update cost (paired):       %s" % t["cmp_cost"]["verdict"],
+            "  ns per packet, drop only:   %s" % t["cmp_drop"]["verdict"]]
+    return "\n".join(out)
+
+
+RENDER = {"T1": render_t1, "T2": render_t2, "T3": render_t3, "T4": render_t4, "T5": render_t5, "T6": render_t6}
 
 
 def header_text(meta, boots, noise=None):
@@ -1101,6 +1199,11 @@ def plots(rep):
             for row in tab["rows"]:
                 lines.append("%s %s %s" % (row["backend"], " ".join(err_bar(row[tab["roles"][0]])), " ".join(err_bar(row[tab["roles"][1]]))))
             body = hist_body(lines, ("baseline eibrs", "patched eibrs"), "ns (drop: per packet; others: per lookup)")
+        elif t == "T6":
+            lines = ["# what direct lo hi indirect lo hi"]
+            for what, label in (("drop", "drop"), ("update", "update+drop"), ("cost", "update-cost")):
+                lines.append("%s %s" % (label, " ".join(" ".join(err_bar(r[what])) for r in tab["rows"])))
+            body = hist_body(lines, ("direct (knob 0)", "indirect (knob 1)"), "ns per packet (median, 95% CI)")
         else:
             continue
         e = gnuplot_svg(r, t, tab["title"], "\n".join(lines) + "\n", body)
@@ -1330,7 +1433,9 @@ def do_validate(args):
               "T2": lambda t: [r["backend"] for r in t["rows"]] == list(BACKENDS) and "aa" in t,
               "T3": lambda t: [r["n"] for r in t["rows"]] == [1, 100] and set(t["fits"]) == {"0", "1"},
               "T4": lambda t: [r["role"] for r in t["rows"]] == list(TABLE_ROLES["T4"]),
-              "T5": lambda t: [r["backend"] for r in t["rows"]] == ["drop"] + list(BACKENDS)}
+              "T5": lambda t: [r["backend"] for r in t["rows"]] == ["drop"] + list(BACKENDS),
+              "T6": lambda t: [r["knob"] for r in t["rows"]] == ["0", "1"] and
+              all(k in t for k in ("cmp_packet", "cmp_cost", "cmp_drop"))}
     for t in tables:
         tab = res["tables"].get(t)
         tap.ok(tab is not None and shapes[t](tab), "%s table shape" % t)
@@ -1531,6 +1636,13 @@ def do_selftest(args):
         tap.ok(t2["rows"][2]["direct_vs_indirect"].get("proven") is True and "No difference proven" in t2["aa"]["verdict"]
                or "Difference" in t2["aa"]["verdict"],
                "report on synthetic data: T2 verdicts by ministat, A/A row present", t2["aa"]["verdict"])
+        t6 = res["tables"]["T6"]
+        c0, c1 = t6["rows"][0]["cost"], t6["rows"][1]["cost"]
+        tap.ok(c0 and c1 and abs(c0["median"] - model["T6 cost k0"]) < 0.1 * model["T6 cost k0"] and
+               abs(c1["median"] - model["T6 cost k1"]) < 0.1 * model["T6 cost k1"] and
+               t6["cmp_cost"].get("proven") is True and t6["cmp_cost"]["ministat"]["diff"] < 0,
+               "report on synthetic data: T6 update cost per knob recovered, direct < indirect by ministat",
+               (c0, c1, t6["cmp_cost"]["verdict"]))
         t1inv = res["tables"]["T1"]["rows"][1]["kernels"]["baseline-retpoline"]["status"]["hash"]
         tap.ok(t1inv.startswith("INVALID"), "report on synthetic data: a cell with a bad counter is INVALID", t1inv)
         text = open(os.path.join(wd, "report.md")).read()
@@ -1561,9 +1673,9 @@ def synth_results(wd):
     drop_ns = 800.0
     cost = {("baseline", "-"): 60.0, ("patched", "-"): 50.0, ("patched", "0"): 50.0,
             ("patched", "1"): 65.0, ("plain", "-"): 48.0}
-    write(os.path.join(wd, "run.env"), "mode=default\ntables=T1,T2,T3,T4,T5\nrounds=2\nreps_per_boot=4\n"
+    write(os.path.join(wd, "run.env"), "mode=default\ntables=%s\nrounds=2\nreps_per_boot=4\n"
           "duration=0.5\nt2_lookups=10\nknob=net.netfilter.nft_force_indirect_calls\nburst=1000\n"
-          "date=synthetic\n")
+          "date=synthetic\n" % ",".join(ALL_TABLES))
     kt = []
     for role in ROLES:
         kt.append("%s\tok\t%s" % (role, wd))
@@ -1589,7 +1701,8 @@ def synth_results(wd):
                             0 if bad else 1, "counter %d != sent %d" % (sofar - 1, sofar) if bad else "ok")))
             write(os.path.join(d, "out", "samples.tsv"), "\n".join(lines) + "\n")
     write(os.path.join(wd, "kernels.tsv"), "\n".join(kt) + "\n")
-    return {"T1 pipapo patched": cost[("patched", "-")], "T3 slope k1": cost[("patched", "1")]}
+    return {"T1 pipapo patched": cost[("patched", "-")], "T3 slope k1": cost[("patched", "1")],
+            "T6 cost k0": cost[("patched", "0")], "T6 cost k1": cost[("patched", "1")]}
 
 
 def main():
