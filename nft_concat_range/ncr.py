@@ -1081,6 +1081,11 @@ def header_text(meta, boots, noise=None):
     loads = meta.get("load_during", [])
     if loads:
         lines.append("host load:   %s" % "; ".join(loads))
+    steal = meta.get("steal")
+    if steal:
+        worst = max(steal, key=steal.get)
+        lines.append("host steal:  %.1f%% of the host's CPU time went to other guests during the boots (median; "
+                     "max %.1f%% in %s)" % (median(list(steal.values())), steal[worst], worst))
     if meta.get("builds_running"):
         lines.append("WARNING:     kernel builds (cc1) were running during the measurement: timings are unreliable")
     inval = sum(1 for b in boots for s in b["samples"] if not s["valid"])
@@ -1264,6 +1269,14 @@ def collect_meta(resdir):
                 if info.get("base"):
                     meta["base"] = info["base"]
             meta["kernels"][role] = k
+    st = os.path.join(resdir, "steal.tsv")
+    if os.path.isfile(st):
+        # bench: per boot, the host's stolen and total CPU ticks during it
+        meta["steal"] = {}
+        for line in open(st):
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit() and int(parts[2]) > 0:
+                meta["steal"][parts[0]] = 100.0 * int(parts[1]) / int(parts[2])
     lt = os.path.join(resdir, "load.tsv")
     if os.path.isfile(lt):
         for line in open(lt):
@@ -1467,6 +1480,11 @@ def drift_text(name, meta, boots):
                                                         "lighter (< 0.77x)" if r["prev_ratio"] < 0.77
                                                         else "similar"))
     group("boot round (order of the boots, wall clock):", lambda r: "round %s" % r["round"])
+    steal = meta.get("steal") or {}
+    if steal:
+        group("host CPU steal during the boot:",
+              lambda r: None if r["boot"] not in steal else ("steal < 1%" if steal[r["boot"]] < 1 else
+                                                             "steal 1-5%" if steal[r["boot"]] < 5 else "steal >= 5%"))
     if loads:
         group("host 1-minute load before the boot:",
               lambda r: None if r["boot"] not in loads else "load %.1f-%.1f" % (
@@ -1825,6 +1843,33 @@ def do_selftest(args):
            not any(ln.startswith("WARNING") for ln in noise_lines(noise_floor(one, []))) and
            "no cell has 2 valid samples" in noise_lines(noise_floor(one, []))[0],
            "A/A pair not comparable (one sample per cell): skip, never pass; no warning")
+    # drift: a synthetic warm-up (the first sample of every boot 20 % slower)
+    # must show at position 0 and nowhere else
+    rng = random.Random(5)
+    boots = []
+    for bi in range(8):
+        ss = []
+        for i in range(12):
+            cid = ("T1/net_port/drop/n0/k-", "T1/net_port/hash/n1/k-")[i % 2]
+            ns = (800.0 if i % 2 == 0 else 900.0) * (1.2 if i == 0 else 1.0) * (1 + rng.gauss(0, 0.01))
+            ss.append(dict(cell=cid, rep=i // 2 + 1, valid=True, pps=1e9 / ns, type="net_port", backend=cid.split("/")[2],
+                           table="T1", boot="r%d-x" % bi))
+        boots.append(dict(dir="r%d-x" % bi, role="x", round=bi + 1, samples=ss, guest={}))
+    dt = drift_text("synthetic", {}, boots)
+    m0 = re.search(r"^  0 +n= +8 +median +([-+0-9.]+)%", dt, re.M)
+    m4 = re.search(r"^  >= 4 +n= +64 +median +([-+0-9.]+)%", dt, re.M)
+    tap.ok(m0 and m4 and 15 < float(m0.group(1)) < 25 and abs(float(m4.group(1))) < 2,
+           "drift: a synthetic warm-up of the first sample of each boot shows at position 0 only", dt[:900])
+    wd = tempfile.mkdtemp(prefix="ncr-steal-")
+    try:
+        write(os.path.join(wd, "steal.tsv"), "r1-a\t5\t1000\nr1-b\t40\t1000\nr2-a\t0\t0\n")
+        m = collect_meta(wd)
+        head = header_text(m, [])
+        tap.ok(m["steal"] == {"r1-a": 0.5, "r1-b": 4.0} and
+               "host steal:  2.2% of the host's CPU time went to other guests during the boots (median; "
+               "max 4.0% in r1-b)" in head, "steal.tsv: stolen share per boot, median and worst in the header", head)
+    finally:
+        shutil.rmtree(wd, ignore_errors=True)
     # the whole report pipeline on synthetic samples with known costs
     wd = tempfile.mkdtemp(prefix="ncr-synth-")
     try:
