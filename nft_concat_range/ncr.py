@@ -827,7 +827,7 @@ class Report:
             return dict(verdict="not compared (%s)" % ", ".join(
                 "knob %s %s: %s" % (r["knob"], what, r.get("status_update" if what != "drop" else "status_drop"))
                 for r in rows if not vals[(r["knob"], what)]))
-        return dict(title="T6: dynset, `update @%s { ip saddr }` on an rhash set (%d source addresses, pktgen "
+        return dict(title="T6: dynset, 'update @%s { ip saddr }' on an rhash set (%d source addresses, pktgen "
                     "burst 1), patched retpoline kernel, knob 0 vs 1" % (DYNSET_SET, DYNSET_ADDRS),
                     rows=rows, knob_missing=knob_missing, roles=[pat],
                     cmp_packet=cmp_("update", "T6 dynset update ns-per-packet direct vs indirect"),
@@ -1115,8 +1115,9 @@ def gnuplot_svg(resdir, name, title, data, script_body):
     gp = os.path.join(resdir, name + ".gp")
     svg = os.path.join(resdir, name + ".svg")
     write(dat, data)
+    # (backquotes in a gnuplot string are shell command substitution)
     write(gp, "set terminal svg size %d,600 dynamic font 'sans,11'\nset output '%s'\nset title \"%s\"\n%s\n"
-          % (1200 if name == "T1" else 900, svg, title.replace('"', "'"), script_body.replace("@DAT@", dat)))
+          % (1200 if name == "T1" else 900, svg, title.replace('"', "'").replace("`", "'"), script_body.replace("@DAT@", dat)))
     if not shutil.which("gnuplot"):
         return "gnuplot not installed"
     r = subprocess.run(["gnuplot", gp], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
