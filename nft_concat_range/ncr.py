@@ -33,7 +33,7 @@ sample where they differ is invalid and makes its whole cell invalid.
 
 This program never runs inside the guest: `plan` writes plain files (plan,
 nft scripts) that guest/run-plan executes with nothing but bash, nft, ip and
-/proc/net/pktgen.  Subcommands: plan, report, validate, selftest.
+/proc/net/pktgen.  Subcommands: plan, roles, report, validate, drift, selftest.
 """
 
 import argparse
