@@ -33,7 +33,7 @@ sample where they differ is invalid and makes its whole cell invalid.
 
 This program never runs inside the guest: `plan` writes plain files (plan,
 nft scripts) that guest/run-plan executes with nothing but bash, nft, ip and
-/proc/net/pktgen.  Subcommands: plan, report, validate, selftest.
+/proc/net/pktgen.  Subcommands: plan, roles, report, validate, drift, selftest.
 """
 
 import argparse
@@ -236,6 +236,35 @@ def gen_rules(tdef, backend, nlookups):
     return "\n".join(out) + "\n"
 
 
+# T6: the dynset update path (patch 3).  One rhash set that the rule adds
+# the packet's source address to (or refreshes it in), pktgen cycling over
+# DYNSET_ADDRS source addresses so that the set holds that many elements
+# and every packet updates one of them.  burst 1: with a burst, pktgen
+# sends the same skb again and the source address would not change.
+DYNSET_SET = "dyn"
+DYNSET_ADDRS = 1000
+DYNSET_SRC = ("10.1.0.0", "10.1.3.231")          # 1000 addresses
+DYNSET_PGOPTS = "src_min %s;src_max %s;burst 1" % DYNSET_SRC
+
+
+def gen_dynset_sets(dev):
+    """nft script: the T6 table, an empty rhash dynamic set and the chain."""
+    return "\n".join([
+        "add table netdev %s" % TABLE, "delete table netdev %s" % TABLE,
+        "table netdev %s {" % TABLE, "\tcounter test { }",
+        "\tset %s { type ipv4_addr; size 65536; flags dynamic,timeout; timeout 1h; }" % DYNSET_SET,
+        "\tchain %s { type filter hook ingress device \"%s\" priority 0; }" % (CHAIN, dev),
+        "}"]) + "\n"
+
+
+def gen_dynset_rules(backend):
+    """nft script of a T6 cell: drop only, or update @dyn then drop."""
+    out = ["flush chain netdev %s %s" % (TABLE, CHAIN)]
+    upd = "update @%s { ip saddr } " % DYNSET_SET if backend == "update" else ""
+    out.append("add rule netdev %s %s %scounter name \"test\" drop" % (TABLE, CHAIN, upd))
+    return "\n".join(out) + "\n"
+
+
 def gen_egress(dev, hook):
     """nft script for one egress cell: no table at all (no hook registered)
     or a netdev egress chain with one counting rule that accepts."""
@@ -264,8 +293,9 @@ TABLE_ROLES = {
     "T3": ("patched-retpoline",),
     "T4": ("baseline-retpoline", "patched-retpoline"),
     "T5": ("baseline-eibrs", "patched-eibrs"),
+    "T6": ("patched-retpoline",),
 }
-ALL_TABLES = ("T1", "T2", "T3", "T4", "T5")
+ALL_TABLES = ("T1", "T2", "T3", "T4", "T5", "T6")
 
 
 def groups_for(role, tables, t2n, every=False, types=TYPE_ORDER):
@@ -313,6 +343,11 @@ def groups_for(role, tables, t2n, every=False, types=TYPE_ORDER):
         ingress("T5-net_port", "T5", "net_port",
                 [cell("T5", "net_port", "drop", 0, "-")] +
                 [cell("T5", "net_port", b, t2n, "-") for b in BACKENDS])
+    if runs("T6"):
+        # like T2: knob 0 and 1 interleaved in one boot, each with its own
+        # drop cell so that the update cost is paired with the same knob
+        ingress("T6-dynset", "T6", "dynset",
+                [cell("T6", "dynset", b, n, k) for k in ("0", "1") for b, n in (("drop", 0), ("update", 1))])
     return groups
 
 
@@ -324,10 +359,16 @@ def write_plan(args):
              % (args.role, ",".join(tables), args.reps, args.duration)]
     ncells = 0
     for g, cells in groups_for(args.role, tables, args.t2_lookups, args.every):
-        tdef = TYPES[g["type"]]
+        dynset = g["type"] == "dynset"
+        # T6 sends the net,port test packet (its destination is not looked at)
+        tdef = TYPES["net_port" if dynset else g["type"]]
         p = packet(tdef)
         setsf = "-"
-        if g["mode"] == "ingress":
+        if dynset:
+            # nft -f only: nftlab's loader is about the interval sets of T1-T5
+            setsf = "sets-dynset.nft"
+            write(os.path.join(args.out, setsf), gen_dynset_sets(args.dev))
+        elif g["mode"] == "ingress":
             setsf = "sets-%s.nft" % g["type"]
             sets = set_defs(tdef)
             write(os.path.join(args.out, setsf), gen_sets(sets, args.dev))
@@ -335,11 +376,14 @@ def write_plan(args):
             write(os.path.join(args.out, "sets-%s.nftlab" % g["type"]), cmds)
             for name, text in files.items():
                 write(os.path.join(args.out, name), text)
-        lines.append("group\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%d\t%s" % (
+        lines.append("group\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%d\t%s\t%s" % (
             g["gid"], g["mode"], g["type"], p["ipver"], p["addr"], p["port"], p["mac"],
-            p["size"], setsf))
+            p["size"], setsf, DYNSET_PGOPTS if dynset else "-"))
         for c in cells:
-            if c["backend"] in ("nohook", "egress"):
+            if dynset:
+                rf = "rules-dynset-%s.nft" % c["backend"]
+                write(os.path.join(args.out, rf), gen_dynset_rules(c["backend"]))
+            elif c["backend"] in ("nohook", "egress"):
                 rf = "rules-egress-%s.nft" % c["backend"]
                 write(os.path.join(args.out, rf), gen_egress(args.dev, c["backend"] == "egress"))
             else:
@@ -365,7 +409,7 @@ def parse_tables(s):
     tables = [t.strip().upper() for t in s.split(",") if t.strip()]
     for t in tables:
         if t not in ALL_TABLES:
-            raise SystemExit("ncr.py: unknown table %s (T1..T5)" % t)
+            raise SystemExit("ncr.py: unknown table %s (T1..T6)" % t)
     return tables
 
 
@@ -436,6 +480,41 @@ def read_boots(resdir):
                 meta["samples"].append(s)
         boots.append(meta)
     return boots
+
+
+def read_stored(resdir):
+    """(meta, boots) from RESDIR/results.json, for a results directory kept
+    without its raw/ tree (docs/results/ stores only results.json): the
+    samples are listed there boot by boot in the order they ran, so the
+    report (and `drift`) can be recomputed from it.  None if absent."""
+    path = os.path.join(resdir, "results.json")
+    if not os.path.isfile(path):
+        return None
+    with open(path) as f:
+        res = json.load(f)
+    boots = []
+    by = {}
+    for b in res.get("boots", []):
+        b = dict(b, samples=[], loads=[])
+        by[b["dir"]] = b
+        boots.append(b)
+    for s in res.get("samples", []):
+        if s["boot"] in by:
+            by[s["boot"]]["samples"].append(s)
+    for r in res.get("load_samples", []):
+        if r["boot"] in by:
+            by[r["boot"]]["loads"].append(r)
+    return res.get("meta", {}), boots
+
+
+def load_run(resdir):
+    """(meta, boots, source) of a results directory: its raw/ tree when
+    present, else what its results.json stored."""
+    boots = read_boots(resdir)
+    if boots or not os.path.isfile(os.path.join(resdir, "results.json")):
+        return collect_meta(resdir), boots, "raw"
+    meta, boots = read_stored(resdir)
+    return meta, boots, "results.json"
 
 
 # --------------------------------------------------------------------------
@@ -511,6 +590,7 @@ class Report:
         self.tables = {}
         self.ministat = []         # (title, full output)
         self.t2n = meta.get("t2_lookups", DEFAULT_T2_LOOKUPS)
+        self.noise = None
 
     # -- helpers ----------------------------------------------------------
     def status_note(self, role, cid):
@@ -720,9 +800,112 @@ class Report:
         return dict(title="T5: eibrs flavor, baseline vs patched (cost of the static key), net,port 1000, "
                     "%d lookup rules per packet" % n, rows=rows, roles=[base, pat])
 
+    # -- T6 ---------------------------------------------------------------
+    def t6(self):
+        pat = TABLE_ROLES["T6"][0]
+        knob_missing = pat in self.cells.knob_missing
+        rows, vals = [], {}
+        for k, name in (("0", "direct"), ("1", "indirect")):
+            drop, upd = "T6/dynset/drop/n0/k%s" % k, "T6/dynset/update/n1/k%s" % k
+            r = dict(knob=k, name=name, status_drop=self.cells.status(pat, drop),
+                     status_update=self.cells.status(pat, upd))
+            if knob_missing and r["status_update"] == "ok":
+                r["status_update"] = "knob missing"
+            for b, cid in (("drop", drop), ("update", upd)):
+                ok = r["status_" + b] == "ok"
+                vals[(k, b)] = [1e9 / x for x in self.cells.pps(pat, cid)] if ok else []
+                r[b] = summary(vals[(k, b)])
+            ok = r["status_drop"] == "ok" and r["status_update"] == "ok"
+            vals[(k, "cost")] = self.cells.paired_ns(pat, upd, drop, 1) if ok else []
+            r["cost"] = summary(vals[(k, "cost")])
+            rows.append(r)
+
+        def cmp_(what, title):
+            a, b = vals[("1", what)], vals[("0", what)]
+            if a and b:
+                return self.compare(title, a, b, "indirect", "direct")
+            return dict(verdict="not compared (%s)" % ", ".join(
+                "knob %s %s: %s" % (r["knob"], what, r.get("status_update" if what != "drop" else "status_drop"))
+                for r in rows if not vals[(r["knob"], what)]))
+        return dict(title="T6: dynset, 'update @%s { ip saddr }' on an rhash set (%d source addresses, pktgen "
+                    "burst 1), patched retpoline kernel, knob 0 vs 1" % (DYNSET_SET, DYNSET_ADDRS),
+                    rows=rows, knob_missing=knob_missing, roles=[pat],
+                    cmp_packet=cmp_("update", "T6 dynset update ns-per-packet direct vs indirect"),
+                    cmp_cost=cmp_("cost", "T6 dynset update cost direct vs indirect"),
+                    cmp_drop=cmp_("drop", "T6 drop ns-per-packet knob0 vs knob1"))
+
     def build(self, tables):
         for t in tables:
             self.tables[t] = getattr(self, t.lower())()
+        self.noise = noise_floor(self.tables.get("T2", {}).get("aa"), self.boots)
+
+
+# --------------------------------------------------------------------------
+# Timing honesty: what the run itself says about its noise.  The nominal CIs
+# of one cell assume independent samples; the A/A pair (the same cell twice,
+# interleaved in one boot) is the only direct test of that assumption, so a
+# "Difference" there means every verdict of the run is suspect and the report
+# must say so at the top, not in a table row.
+# --------------------------------------------------------------------------
+def aa_state(aa):
+    """('fail' | 'skip' | 'pass', text) for the T2 A/A comparison dict
+    (Report.t2()["aa"]); None = T2 not in the run.  'skip' when it could
+    not be compared (quick runs have one sample per cell): a skip is never
+    a pass."""
+    if aa is None:
+        return "skip", "T2 (the A/A pair) not in this run"
+    v = aa.get("verdict", "?")
+    if aa.get("proven") is True:
+        return "fail", "A/A pair (pipapo knob 0 twice, interleaved) shows a difference: %s" % v
+    if aa.get("proven") is False:
+        o = aa.get("ours") or {}
+        return "pass", "A/A pair shows no difference (%+.2f%% +/- %.2f%%, %s)" % (
+            o.get("rel", float("nan")), o.get("rel_half", float("nan")), v)
+    return "skip", "A/A pair not compared: %s" % v
+
+
+def noise_floor(aa, boots):
+    """The noise the run observed: the A/A difference with its CI and the
+    spread of same-cell samples (coefficient of variation of ns/packet of
+    every (kernel, cell) with at least 2 valid samples)."""
+    by = {}
+    for b in boots:
+        for s in b["samples"]:
+            if s["valid"] and s["pps"]:
+                by.setdefault((b.get("role"), s["cell"]), []).append(1e9 / s["pps"])
+    cvs = sorted(stdev(v) / mean(v) * 100 for v in by.values() if len(v) >= 2)
+    state, text = aa_state(aa)
+    out = dict(aa_state=state, aa_text=text, cells=len(cvs))
+    if aa and aa.get("ours"):
+        out["aa_rel"], out["aa_rel_half"] = aa["ours"]["rel"], aa["ours"]["rel_half"]
+    if cvs:
+        out["cv_median"] = median(cvs)
+        out["cv_p90"] = cvs[min(len(cvs) - 1, int(math.ceil(0.9 * len(cvs))) - 1)]
+        out["cv_max"] = cvs[-1]
+    return out
+
+
+def noise_lines(noise):
+    """Header lines: a WARNING when the A/A pair differs, then the noise
+    floor as observed."""
+    if not noise:
+        return []
+    out = []
+    if noise["aa_state"] == "fail":
+        out.append("WARNING:     %s: this run's noise is larger than its confidence intervals say; "
+                   "treat every verdict below as unproven" % noise["aa_text"])
+    if "aa_rel" in noise:
+        aa = "A/A pair %+.2f%% +/- %.2f%% (ns per lookup, 95%% CI)" % (noise["aa_rel"], noise["aa_rel_half"])
+    else:
+        aa = noise["aa_text"]
+    if noise.get("cells"):
+        spread = ("same-cell spread: coefficient of variation of ns/packet median %.1f%%, 90th percentile "
+                  "%.1f%%, max %.1f%% over %d cells" % (noise["cv_median"], noise["cv_p90"], noise["cv_max"],
+                                                        noise["cells"]))
+    else:
+        spread = "same-cell spread: no cell has 2 valid samples"
+    out.append("noise floor: %s; %s" % (aa, spread))
+    return out
 
 
 # --------------------------------------------------------------------------
@@ -850,11 +1033,32 @@ def render_t5(t):
     return "\n".join(out)
 
 
-RENDER = {"T1": render_t1, "T2": render_t2, "T3": render_t3, "T4": render_t4, "T5": render_t5}
+def render_t6(t):
+    out = [t["title"], ""]
+    if t["knob_missing"]:
+        out += ["The patched retpoline kernel has no force-indirect knob: direct/indirect not measured.", ""]
+    out += ["ns per packet, median [95% CI]; update cost = ns/packet(update) - ns/packet(drop), paired per "
+            "repetition with the drop cell of the same knob:", ""]
+    hdr = ["knob", "drop only", "update @%s + drop" % DYNSET_SET, "update cost"]
+    rows = []
+    for r in t["rows"]:
+        rows.append(["%s (knob %s)" % (r["name"], r["knob"]), cell_text(r["status_drop"], r["drop"], 1),
+                     cell_text(r["status_update"], r["update"], 1),
+                     fmt_summary(r["cost"], 1) if r["cost"] else "-"])
+    out.append(render_table(hdr, rows))
+    out += ["", "ministat -c 95 (direct - indirect):",
+            "  ns per packet, update rule: %s" % t["cmp_packet"]["verdict"],
+            "  update cost (paired):       %s" % t["cmp_cost"]["verdict"],
+            "  ns per packet, drop only:   %s" % t["cmp_drop"]["verdict"]]
+    return "\n".join(out)
 
 
-def header_text(meta, boots):
-    lines = ["nftlab performance suite: nft_concat_range/bench (%s)" % meta.get("mode", "?"),
+RENDER = {"T1": render_t1, "T2": render_t2, "T3": render_t3, "T4": render_t4, "T5": render_t5, "T6": render_t6}
+
+
+def header_text(meta, boots, noise=None):
+    warn = [ln for ln in noise_lines(noise) if ln.startswith("WARNING")]
+    lines = warn + ["nftlab performance suite: nft_concat_range/bench (%s)" % meta.get("mode", "?"),
              "date:        %s" % meta.get("date", "?"),
              "base:        %s" % (meta.get("base") or "unknown (no BUILD-INFO)"),
              "CPU:         %s (%s CPUs on the host; guests run on one)" % (meta.get("cpu", "?"), meta.get("nproc", "?"))]
@@ -877,11 +1081,17 @@ def header_text(meta, boots):
     loads = meta.get("load_during", [])
     if loads:
         lines.append("host load:   %s" % "; ".join(loads))
+    steal = meta.get("steal")
+    if steal:
+        worst = max(steal, key=steal.get)
+        lines.append("host steal:  %.1f%% of the host's CPU time went to other guests during the boots (median; "
+                     "max %.1f%% in %s)" % (median(list(steal.values())), steal[worst], worst))
     if meta.get("builds_running"):
         lines.append("WARNING:     kernel builds (cc1) were running during the measurement: timings are unreliable")
     inval = sum(1 for b in boots for s in b["samples"] if not s["valid"])
     total = sum(len(b["samples"]) for b in boots)
     lines.append("samples:     %d, of which %d invalid (counters did not match or pktgen failed)" % (total, inval))
+    lines += [ln for ln in noise_lines(noise) if not ln.startswith("WARNING")]
     failed = [b for b in boots if b.get("status") not in (None, 0, "0")]
     for b in failed:
         lines.append("boot failed: %s (%s, exit %s)" % (b["dir"], b.get("role"), b.get("status")))
@@ -905,8 +1115,9 @@ def gnuplot_svg(resdir, name, title, data, script_body):
     gp = os.path.join(resdir, name + ".gp")
     svg = os.path.join(resdir, name + ".svg")
     write(dat, data)
+    # (backquotes in a gnuplot string are shell command substitution)
     write(gp, "set terminal svg size %d,600 dynamic font 'sans,11'\nset output '%s'\nset title \"%s\"\n%s\n"
-          % (1200 if name == "T1" else 900, svg, title.replace('"', "'"), script_body.replace("@DAT@", dat)))
+          % (1200 if name == "T1" else 900, svg, title.replace('"', "'").replace("`", "'"), script_body.replace("@DAT@", dat)))
     if not shutil.which("gnuplot"):
         return "gnuplot not installed"
     r = subprocess.run(["gnuplot", gp], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -994,6 +1205,11 @@ def plots(rep):
             for row in tab["rows"]:
                 lines.append("%s %s %s" % (row["backend"], " ".join(err_bar(row[tab["roles"][0]])), " ".join(err_bar(row[tab["roles"][1]]))))
             body = hist_body(lines, ("baseline eibrs", "patched eibrs"), "ns (drop: per packet; others: per lookup)")
+        elif t == "T6":
+            lines = ["# what direct lo hi indirect lo hi"]
+            for what, label in (("drop", "drop"), ("update", "update+drop"), ("cost", "update-cost")):
+                lines.append("%s %s" % (label, " ".join(" ".join(err_bar(r[what])) for r in tab["rows"])))
+            body = hist_body(lines, ("direct (knob 0)", "indirect (knob 1)"), "ns per packet (median, 95% CI)")
         else:
             continue
         e = gnuplot_svg(r, t, tab["title"], "\n".join(lines) + "\n", body)
@@ -1054,6 +1270,14 @@ def collect_meta(resdir):
                 if info.get("base"):
                     meta["base"] = info["base"]
             meta["kernels"][role] = k
+    st = os.path.join(resdir, "steal.tsv")
+    if os.path.isfile(st):
+        # bench: per boot, the host's stolen and total CPU ticks during it
+        meta["steal"] = {}
+        for line in open(st):
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit() and int(parts[2]) > 0:
+                meta["steal"][parts[0]] = 100.0 * int(parts[1]) / int(parts[2])
     lt = os.path.join(resdir, "load.tsv")
     if os.path.isfile(lt):
         for line in open(lt):
@@ -1081,6 +1305,9 @@ def base_selftest(resdir, meta, cells):
 
     for role, status in sorted(meta.get("selftest", {}).items()):
         log = os.path.join(resdir, "selftest-%s" % role, "output.log")
+        if not os.path.isfile(log):
+            # docs/results/ keeps the output beside results.json, without the tree
+            log = os.path.join(resdir, "selftest-%s.log" % role)
         rows = []
         if os.path.isfile(log):
             parsed = basecmp.parse_output(open(log, errors="replace").read(), by_display)
@@ -1091,14 +1318,13 @@ def base_selftest(resdir, meta, cells):
 
 def do_report(args):
     resdir = args.resdir
-    meta = collect_meta(resdir)
+    meta, boots, _ = load_run(resdir)
     write(os.path.join(resdir, "run.json"), json.dumps(meta, indent=1, sort_keys=True) + "\n")
-    boots = read_boots(resdir)
     tables = meta.get("tables", list(ALL_TABLES))
     rep = Report(resdir, boots, meta)
     rep.build(tables)
     plot_errs = plots(rep)
-    texts = [header_text(meta, boots), ""]
+    texts = [header_text(meta, boots, rep.noise), ""]
     # T0 (exact counts) is t0.py's: its rendered table goes first as it is.
     t0md = os.path.join(resdir, "t0", "t0.md")
     if os.path.isfile(t0md):
@@ -1122,7 +1348,7 @@ def do_report(args):
     for title, out in rep.ministat:
         appendix += ["$ ministat -c 95  # " + title, out.rstrip(), ""]
     write(os.path.join(resdir, "report.md"), "```\n" + report + "\n```\n" + "\n```\n" + "\n".join(appendix) + "\n```\n")
-    results = dict(schema=SCHEMA, meta=meta, tables=rep.tables, loads=loads,
+    results = dict(schema=SCHEMA, meta=meta, tables=rep.tables, loads=loads, noise=rep.noise,
                    base_selftest={k: dict(status=v[0], rows=v[1]) for k, v in base_rows.items()},
                    boots=[{k: v for k, v in b.items() if k not in ("samples", "loads")} for b in boots],
                    load_samples=[r for b in boots for r in b["loads"]],
@@ -1131,6 +1357,218 @@ def do_report(args):
     write(os.path.join(resdir, "results.json"), json.dumps(results, indent=1, sort_keys=True, default=str) + "\n")
     if not args.quiet:
         print(report)
+    return 0
+
+
+# --------------------------------------------------------------------------
+# Drift: why samples of one cell differ within a boot.  Every valid sample
+# is expressed as its deviation from the median ns/packet of its own cell
+# (same kernel, same cell over all boots), so cells of different cost can be
+# pooled; the deviations are then grouped by what could cause a drift:
+# warm-up (position in the boot, first sample after a group's sets were
+# loaded), order (the repetition, the cell that ran just before), the boot
+# (round, host load at its start) and time.  The samples of a boot are in
+# results.json in the order they ran, so stored runs without raw/ qualify.
+# --------------------------------------------------------------------------
+def load_for_drift(path):
+    """(name, meta, boots) of a results directory or of a results .json."""
+    if os.path.isfile(path):
+        with open(path) as f:
+            res = json.load(f)
+        d = tempfile.mkdtemp(prefix="ncr-drift-")
+        try:
+            write(os.path.join(d, "results.json"), json.dumps(res))
+            meta, boots = read_stored(d)
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+        return path, meta, boots
+    meta, boots, _ = load_run(path)
+    return path, meta, boots
+
+
+def boot_loads(meta, boots):
+    """{boot dir: 1-minute host load before it}: bench's load.tsv has one
+    row per boot in the order they ran, so the k-th row of a kernel role
+    belongs to its k-th round."""
+    rows = {}
+    for ln in meta.get("load_during", []):
+        m = re.match(r"\S+ (\S+) load (\S+)", ln)
+        if m:
+            rows.setdefault(m.group(1), []).append(float(m.group(2)))
+    out = {}
+    for b in sorted(boots, key=lambda b: b.get("round", 0)):
+        lst = rows.get(b.get("role"), [])
+        k = sum(1 for x in out if x.startswith("r") and x.split("-", 1)[1] == b.get("role"))
+        if k < len(lst):
+            out[b["dir"]] = lst[k]
+    return out
+
+
+def iso_s(t):
+    m = re.match(r"\d+-\d+-\d+T(\d+):(\d+):(\d+)", t or "")
+    return int(m.group(1)) * 3600 + int(m.group(2)) * 60 + int(m.group(3)) if m else None
+
+
+def drift_rows(boots):
+    """One dict per valid sample: its deviation (ns/packet over its cell's
+    median, minus 1) and the candidate causes."""
+    cellv = {}
+    for b in boots:
+        for s in b["samples"]:
+            if s["valid"] and s["pps"]:
+                cellv.setdefault((b["role"], s["cell"]), []).append(1e9 / s["pps"])
+    med = {k: median(v) for k, v in cellv.items()}
+    rows = []
+    for b in boots:
+        ss = b["samples"]
+        t0, t1 = iso_s(b.get("guest", {}).get("start")), iso_s(b.get("guest", {}).get("end"))
+        prev, gpos = None, 0
+        for i, s in enumerate(ss):
+            gid = s["cell"].split("/")[0] + "/" + s["type"]
+            if prev is None or prev["cell"].split("/")[0] + "/" + prev["type"] != gid:
+                gpos = 0
+                prev_cell = None
+            else:
+                gpos += 1
+                prev_cell = (b["role"], prev["cell"])
+            prev = s
+            if not (s["valid"] and s["pps"]):
+                continue
+            key = (b["role"], s["cell"])
+            r = dict(boot=b["dir"], role=b["role"], round=b.get("round"), cell=s["cell"], i=i, n=len(ss),
+                     rep=s["rep"], gpos=gpos, dev=1e9 / s["pps"] / med[key] - 1, backend=s["backend"],
+                     table=s["table"])
+            if prev_cell in med:
+                r["prev_ratio"] = med[prev_cell] / med[key]
+            if t0 is not None and t1 is not None and t1 > t0:
+                # linear in the sample's position: the boot's samples take
+                # about the same time each (set loading aside)
+                r["t"] = (t1 - t0) * i / max(len(ss), 1)
+            rows.append(r)
+    return rows
+
+
+def drift_text(name, meta, boots):
+    rows = drift_rows(boots)
+    if not rows:
+        return "%s: no valid samples" % name
+    loads = boot_loads(meta, boots)
+    out = ["%s: %d valid samples in %d boots (%s, %s reps per boot, %s s per sample)" % (
+        name, len(rows), len(boots), meta.get("mode"), meta.get("reps_per_boot"), meta.get("duration")),
+        "deviation = ns/packet / median ns/packet of the same cell (kernel, cell) - 1, + is slower;",
+        "median [95% CI of the median, order statistics] and mean, in %", ""]
+
+    def group(title, keyf):
+        g = {}
+        for r in rows:
+            k = keyf(r)
+            if k is not None:
+                g.setdefault(k, []).append(r["dev"] * 100)
+        out.append(title)
+        for k in sorted(g, key=lambda x: (isinstance(x, str), x)):
+            v = g[k]
+            ci = median_ci(v)
+            out.append("  %-28s n=%4d  median %+6.2f%% %-18s mean %+6.2f%%" % (
+                k, len(v), median(v), "[%+.1f, %+.1f]" % ci if ci else "(no CI)", mean(v)))
+
+    group("position in the boot (sample index, 0 = first of the boot):",
+          lambda r: "%d" % r["i"] if r["i"] < 4 else ">= 4")
+    group("position in the boot (fifths of its samples):", lambda r: "fifth %d" % (5 * r["i"] // r["n"] + 1))
+    group("time since the boot started (estimated from its position):",
+          lambda r: None if "t" not in r else ("%3d-%3d s" % (60 * (r["t"] // 60), 60 * (r["t"] // 60) + 60)
+                                               if r["t"] < 240 else ">= 240 s"))
+    group("first sample after the group's sets were loaded:", lambda r: "first of group" if r["gpos"] == 0
+          else "later")
+    group("repetition within the boot:", lambda r: "rep %d" % r["rep"])
+    group("cell that ran just before (its median over this cell's):",
+          lambda r: None if "prev_ratio" not in r else ("heavier (> 1.3x)" if r["prev_ratio"] > 1.3 else
+                                                        "lighter (< 0.77x)" if r["prev_ratio"] < 0.77
+                                                        else "similar"))
+    group("boot round (order of the boots, wall clock):", lambda r: "round %s" % r["round"])
+    steal = meta.get("steal") or {}
+    if steal:
+        group("host CPU steal during the boot:",
+              lambda r: None if r["boot"] not in steal else ("steal < 1%" if steal[r["boot"]] < 1 else
+                                                             "steal 1-5%" if steal[r["boot"]] < 5 else "steal >= 5%"))
+    if loads:
+        group("host 1-minute load before the boot:",
+              lambda r: None if r["boot"] not in loads else "load %.1f-%.1f" % (
+                  math.floor(loads[r["boot"]] * 5) / 5, math.floor(loads[r["boot"]] * 5) / 5 + 0.2))
+    # variance between boots vs within, per cell
+    share, null = [], []
+    by = {}
+    for r in rows:
+        by.setdefault((r["role"], r["cell"]), {}).setdefault(r["boot"], []).append(r["dev"])
+    for bb in by.values():
+        xs = [x for v in bb.values() for x in v]
+        if len(bb) < 2 or len(xs) < 3:
+            continue
+        m = mean(xs)
+        tot = sum((x - m) ** 2 for x in xs)
+        if tot > 0:
+            share.append(sum(len(v) * (mean(v) - m) ** 2 for v in bb.values()) / tot)
+            # E[SS between / SS total] = (boots - 1) / (samples - 1) when
+            # the boot does not matter (one-way ANOVA under the null)
+            null.append((len(bb) - 1) / (len(xs) - 1))
+    out.append("")
+    if share:
+        out.append("between-boot share of a cell's variance: mean %.2f (median %.2f) over %d cells; "
+                   "%.2f expected if the boot did not matter" % (mean(share), median(share), len(share), mean(null)))
+    # serial correlation of the deviations within a boot
+    corr = []
+    for lag in (1, 2, 3, 5, 10):
+        xs, ys = [], []
+        for b in boots:
+            dv = {r["i"]: math.log1p(r["dev"]) for r in rows if r["boot"] == b["dir"]}
+            for i, x in dv.items():
+                if i + lag in dv:
+                    xs.append(x)
+                    ys.append(dv[i + lag])
+        if len(xs) > 2:
+            corr.append("lag %d: %+.2f (n=%d)" % (lag, pearson(xs, ys), len(xs)))
+    out.append("serial correlation of log deviations within a boot: " + ", ".join(corr))
+    # lookup sample vs its paired drop sample, by their distance in the boot
+    pos = {(r["boot"], r["cell"], r["rep"]): r for r in rows}
+    pairs = {}
+    for r in rows:
+        if r["backend"] not in BACKENDS + ("update",):
+            continue
+        c = r["cell"].split("/")
+        d = pos.get((r["boot"], "%s/%s/drop/n0/%s" % (c[0], c[1], c[4]), r["rep"]))
+        if d:
+            k = min(abs(d["i"] - r["i"]), 4)
+            pairs.setdefault(k, []).append((math.log1p(r["dev"]), math.log1p(d["dev"])))
+    pc = ["%s%d: %+.2f (n=%d)" % (">=" if k == 4 else "", k, pearson([a for a, _ in v], [b for _, b in v]), len(v))
+          for k, v in sorted(pairs.items()) if len(v) > 2]
+    if pc:
+        out.append("correlation of a lookup sample with its paired drop sample, by distance: " + ", ".join(pc))
+    return "\n".join(out)
+
+
+def pearson(xs, ys):
+    mx, my = mean(xs), mean(ys)
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+    sxx = sum((x - mx) ** 2 for x in xs)
+    syy = sum((y - my) ** 2 for y in ys)
+    return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else float("nan")
+
+
+def do_drift(args):
+    texts = []
+    runs = [load_for_drift(p) for p in args.paths]
+    for r in runs:
+        texts.append(drift_text(*r))
+    if len(runs) > 1:
+        # all runs together: each keeps its own cell medians (the role is
+        # prefixed with the run), host load is per run and left out
+        pooled = []
+        for k, (_, _, boots) in enumerate(runs):
+            for b in boots:
+                pooled.append(dict(b, dir="%d:%s" % (k, b["dir"]), role="%d:%s" % (k, b.get("role")),
+                                   samples=[dict(s_, boot="%d:%s" % (k, s_["boot"])) for s_ in b["samples"]]))
+        texts.append(drift_text("all %d runs pooled" % len(runs), dict(mode="mixed", reps_per_boot="-",
+                                                                       duration="-"), pooled))
+    print("\n\n".join(texts))
     return 0
 
 
@@ -1212,12 +1650,22 @@ def do_validate(args):
                "\n".join("%s %s: same=%s" % (r["boot"], r["gid"], r["same"]) for r in groups if r["same"] != "1"))
     else:
         tap.skip("sets loaded with nftlab as well as nft -f", "nftlab not built (make userspace)")
+    # Timing honesty: a proven A/A difference fails the run's validation;
+    # an A/A that could not be compared is a skip, with its reason.
+    if "T2" in tables:
+        state, text = aa_state(res["tables"].get("T2", {}).get("aa"))
+        if state == "skip":
+            tap.skip("T2 A/A pair shows no difference (noise floor)", text)
+        else:
+            tap.ok(state == "pass", "T2 A/A pair shows no difference (noise floor): %s" % text, text)
     shapes = {"T1": lambda t: len(t["rows"]) == len(TYPE_ORDER) and all(
                   set(r["kernels"]) == set(TABLE_ROLES["T1"]) for r in t["rows"]),
               "T2": lambda t: [r["backend"] for r in t["rows"]] == list(BACKENDS) and "aa" in t,
               "T3": lambda t: [r["n"] for r in t["rows"]] == [1, 100] and set(t["fits"]) == {"0", "1"},
               "T4": lambda t: [r["role"] for r in t["rows"]] == list(TABLE_ROLES["T4"]),
-              "T5": lambda t: [r["backend"] for r in t["rows"]] == ["drop"] + list(BACKENDS)}
+              "T5": lambda t: [r["backend"] for r in t["rows"]] == ["drop"] + list(BACKENDS),
+              "T6": lambda t: [r["knob"] for r in t["rows"]] == ["0", "1"] and
+              all(k in t for k in ("cmp_packet", "cmp_cost", "cmp_drop"))}
     for t in tables:
         tab = res["tables"].get(t)
         tap.ok(tab is not None and shapes[t](tab), "%s table shape" % t)
@@ -1372,6 +1820,61 @@ def do_selftest(args):
         dict(cell="x", boot="b", rep=2, valid=False, pps=1e5, knob_req="-", knob="-")])])
     tap.ok(cells.paired_ns("r", "x", "d", 1) == [1000.0] and cells.status("r", "x") == "INVALID 1/2",
            "per-lookup ns paired per repetition; an invalid sample invalidates its cell")
+    # timing honesty: a synthetic A/A pair without and with a difference
+    for shift, want in ((0.0, "pass"), (0.15, "fail")):
+        wd = tempfile.mkdtemp(prefix="ncr-aa-")
+        try:
+            rng = random.Random(11)
+            ss = []
+            for rep in range(1, 7):
+                for cid, ns in (("T2/net_port/drop/n0/k0", 800.0), ("T2/net_port/drop/n0/k0-aa", 800.0),
+                                ("T2/net_port/pipapo/n10/k0", 1300.0),
+                                ("T2/net_port/pipapo/n10/k0-aa", 800.0 + 500.0 * (1 + shift))):
+                    ns *= 1 + rng.gauss(0, 0.005)
+                    ss.append(dict(cell=cid, boot="b", rep=rep, valid=True, pps=1e9 / ns, knob_req="0", knob="0"))
+            rep_ = Report(wd, [dict(role="patched-retpoline", samples=ss)], dict(t2_lookups=10))
+            rep_.build(["T2"])
+            state, text = aa_state(rep_.tables["T2"]["aa"])
+            head = header_text({}, rep_.boots, rep_.noise)
+            warned = head.startswith("WARNING:") and "A/A" in head.splitlines()[0]
+            tap.ok(state == want and warned == (want == "fail") and "noise floor: A/A pair" in head and
+                   "over 4 cells" in head,
+                   "A/A pair %s a difference: validate state %s, WARNING at the top %s, noise floor line" % (
+                       "with" if shift else "without", want, "yes" if want == "fail" else "no"), head)
+        finally:
+            shutil.rmtree(wd, ignore_errors=True)
+    one = dict(verdict="not compared (fewer than 2 valid samples)", a=None, b=None)
+    tap.ok(aa_state(one)[0] == "skip" and aa_state(None)[0] == "skip" and
+           not any(ln.startswith("WARNING") for ln in noise_lines(noise_floor(one, []))) and
+           "no cell has 2 valid samples" in noise_lines(noise_floor(one, []))[0],
+           "A/A pair not comparable (one sample per cell): skip, never pass; no warning")
+    # drift: a synthetic warm-up (the first sample of every boot 20 % slower)
+    # must show at position 0 and nowhere else
+    rng = random.Random(5)
+    boots = []
+    for bi in range(8):
+        ss = []
+        for i in range(12):
+            cid = ("T1/net_port/drop/n0/k-", "T1/net_port/hash/n1/k-")[i % 2]
+            ns = (800.0 if i % 2 == 0 else 900.0) * (1.2 if i == 0 else 1.0) * (1 + rng.gauss(0, 0.01))
+            ss.append(dict(cell=cid, rep=i // 2 + 1, valid=True, pps=1e9 / ns, type="net_port", backend=cid.split("/")[2],
+                           table="T1", boot="r%d-x" % bi))
+        boots.append(dict(dir="r%d-x" % bi, role="x", round=bi + 1, samples=ss, guest={}))
+    dt = drift_text("synthetic", {}, boots)
+    m0 = re.search(r"^  0 +n= +8 +median +([-+0-9.]+)%", dt, re.M)
+    m4 = re.search(r"^  >= 4 +n= +64 +median +([-+0-9.]+)%", dt, re.M)
+    tap.ok(m0 and m4 and 15 < float(m0.group(1)) < 25 and abs(float(m4.group(1))) < 2,
+           "drift: a synthetic warm-up of the first sample of each boot shows at position 0 only", dt[:900])
+    wd = tempfile.mkdtemp(prefix="ncr-steal-")
+    try:
+        write(os.path.join(wd, "steal.tsv"), "r1-a\t5\t1000\nr1-b\t40\t1000\nr2-a\t0\t0\n")
+        m = collect_meta(wd)
+        head = header_text(m, [])
+        tap.ok(m["steal"] == {"r1-a": 0.5, "r1-b": 4.0} and
+               "host steal:  2.2% of the host's CPU time went to other guests during the boots (median; "
+               "max 4.0% in r1-b)" in head, "steal.tsv: stolen share per boot, median and worst in the header", head)
+    finally:
+        shutil.rmtree(wd, ignore_errors=True)
     # the whole report pipeline on synthetic samples with known costs
     wd = tempfile.mkdtemp(prefix="ncr-synth-")
     try:
@@ -1390,6 +1893,13 @@ def do_selftest(args):
         tap.ok(t2["rows"][2]["direct_vs_indirect"].get("proven") is True and "No difference proven" in t2["aa"]["verdict"]
                or "Difference" in t2["aa"]["verdict"],
                "report on synthetic data: T2 verdicts by ministat, A/A row present", t2["aa"]["verdict"])
+        t6 = res["tables"]["T6"]
+        c0, c1 = t6["rows"][0]["cost"], t6["rows"][1]["cost"]
+        tap.ok(c0 and c1 and abs(c0["median"] - model["T6 cost k0"]) < 0.1 * model["T6 cost k0"] and
+               abs(c1["median"] - model["T6 cost k1"]) < 0.1 * model["T6 cost k1"] and
+               t6["cmp_cost"].get("proven") is True and t6["cmp_cost"]["ministat"]["diff"] < 0,
+               "report on synthetic data: T6 update cost per knob recovered, direct < indirect by ministat",
+               (c0, c1, t6["cmp_cost"]["verdict"]))
         t1inv = res["tables"]["T1"]["rows"][1]["kernels"]["baseline-retpoline"]["status"]["hash"]
         tap.ok(t1inv.startswith("INVALID"), "report on synthetic data: a cell with a bad counter is INVALID", t1inv)
         text = open(os.path.join(wd, "report.md")).read()
@@ -1402,6 +1912,10 @@ def do_selftest(args):
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         tap.ok(v.returncode != 0 and "not ok" in v.stdout and "INVALID" not in v.stdout,
                "validate flags the invalid synthetic sample", v.stdout[-400:])
+        aa_line = [ln for ln in v.stdout.splitlines() if "T2 A/A pair shows no difference" in ln]
+        want_ok = t2["aa"].get("proven") is False
+        tap.ok(len(aa_line) == 1 and aa_line[0].startswith("ok" if want_ok else "not ok") and "SKIP" not in aa_line[0],
+               "validate's A/A line follows the synthetic A/A verdict (%s)" % t2["aa"]["verdict"], aa_line)
     finally:
         shutil.rmtree(wd, ignore_errors=True)
     if args.count_file:
@@ -1416,9 +1930,9 @@ def synth_results(wd):
     drop_ns = 800.0
     cost = {("baseline", "-"): 60.0, ("patched", "-"): 50.0, ("patched", "0"): 50.0,
             ("patched", "1"): 65.0, ("plain", "-"): 48.0}
-    write(os.path.join(wd, "run.env"), "mode=default\ntables=T1,T2,T3,T4,T5\nrounds=2\nreps_per_boot=4\n"
+    write(os.path.join(wd, "run.env"), "mode=default\ntables=%s\nrounds=2\nreps_per_boot=4\n"
           "duration=0.5\nt2_lookups=10\nknob=net.netfilter.nft_force_indirect_calls\nburst=1000\n"
-          "date=synthetic\n")
+          "date=synthetic\n" % ",".join(ALL_TABLES))
     kt = []
     for role in ROLES:
         kt.append("%s\tok\t%s" % (role, wd))
@@ -1444,7 +1958,8 @@ def synth_results(wd):
                             0 if bad else 1, "counter %d != sent %d" % (sofar - 1, sofar) if bad else "ok")))
             write(os.path.join(d, "out", "samples.tsv"), "\n".join(lines) + "\n")
     write(os.path.join(wd, "kernels.tsv"), "\n".join(kt) + "\n")
-    return {"T1 pipapo patched": cost[("patched", "-")], "T3 slope k1": cost[("patched", "1")]}
+    return {"T1 pipapo patched": cost[("patched", "-")], "T3 slope k1": cost[("patched", "1")],
+            "T6 cost k0": cost[("patched", "0")], "T6 cost k1": cost[("patched", "1")]}
 
 
 def main():
@@ -1469,6 +1984,8 @@ def main():
     p.add_argument("resdir")
     p.add_argument("--tap-start", type=int, default=0)
     p.add_argument("--count-file")
+    p = sub.add_parser("drift", help="why samples of one cell differ within a boot (stored runs)")
+    p.add_argument("paths", nargs="+", help="results directories or results .json files")
     p = sub.add_parser("selftest", help="TAP unit tests of the statistics")
     p.add_argument("--tap-start", type=int, default=0)
     p.add_argument("--count-file")
@@ -1484,6 +2001,8 @@ def main():
         return do_report(args)
     if args.cmd == "validate":
         return do_validate(args)
+    if args.cmd == "drift":
+        return do_drift(args)
     return do_selftest(args)
 
 
