@@ -7,41 +7,39 @@ Theory of operation
 Timings on shared VMs move by 10-20 %, so the per-lookup effects of the
 series (a few percent of a packet) mostly read "no difference proven".
 Counts do not move: QEMU's TCG translates every instruction the real x86_64
-lab kernel executes, and our TCG plugin (tcg/pktcount.c) counts, for the
-whole guest kernel:
+lab kernel executes, and our TCG plugin (tcg/pktcount.c) counts what the
+kernel does for one packet: inside pktgen's call of netif_receive_skb()
+(ingress) or __dev_queue_xmit() (egress), interrupts excluded,
 
-  * instructions executed in the kernel;
+  * instructions;
   * executions of each retpoline thunk (__x86_indirect_thunk_<reg>) and of
-    the return thunk, found in the kernel's own symbol table;
+    the return thunks, found in the kernel's own symbol table;
   * indirect calls and jumps outside the thunks;
   * calls of the functions the series is about (nft_do_chain*, each set
-    backend's lookup/update/delete, nf_hook_slow, __dev_queue_xmit, ...).
+    backend's lookup/update/delete, nf_hook_slow, __dev_queue_xmit, the
+    expression evals on the path).
 
 The guest runs the suite's own scenarios (guest/run-plan) with pktgen
-sending an exact number of packets (NFTB_COUNTS).  The plugin writes a
-snapshot of every counter when pktgen starts a run (pktgen_run) and when
-it stops the device (pktgen_stop_device), so each run is bracketed by
-marks.  The per-packet cost is the slope between two runs of the same cell
-in the same boot:
+sending an exact number of packets (NFTB_COUNTS: a warm-up, then N1 and
+N2).  The plugin writes every counter whenever the guest reads a pktgen
+device file, which run-plan does after each run, and counts the packets
+(regions) itself, so each run's share is known.  Per packet is the slope
+between the two runs of a cell:
 
     per packet = (count(N2 packets) - count(N1 packets)) / (N2 - N1)
 
-so everything a run costs once (starting pktgen, the first packet's cache
-misses in data structures, a set element inserted by the first packets)
-cancels.  A third run before them warms up (a dynset scenario inserts its
-elements then).  What cannot cancel is work that happens to fall inside a
-run: timer interrupts, a waiting process waking up.  QEMU runs with
--icount, so virtual time follows the instruction count and that work
-scales with the run instead of with the host's speed; what is left is
-bounded by one tick's worth over N2 - N1 packets and shows up as a
-fractional part.  "Exact" is checked, not assumed: every boot runs twice
-and `validate` fails unless the two print the same numbers.
+so what a run costs once (its first packet, the dynset elements the warm-up
+inserted) cancels.  QEMU runs with -icount, so virtual time follows the
+instruction count and nothing jiffies-driven on the packet path depends on
+the host's speed.  "Exact" is checked, not assumed: every cell runs in
+several boots (--rounds) and passes (--reps), and `validate` fails unless
+all of them count the same thunks, branches and calls.
 
 Boots: the x86_64 baseline and patched retpoline kernels, each with
 spectre_v2=retpoline (the thunks stay) and spectre_v2=off (the CPU does not
-need them: x86 patches the thunks into plain indirect branches and patch 1's
-static key skips the direct-call chains); on the patched kernel every cell
-runs with the force-indirect knob at 0 and at 1.
+need them: x86 rewrites the thunk calls into plain indirect calls and patch
+1's static key skips the direct-call chains); on the patched kernel every
+cell runs with the force-indirect knob at 0 and at 1.
 
 Subcommands: run, report, validate.  Results in DIR/t0/.
 """
