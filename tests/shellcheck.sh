@@ -1,5 +1,6 @@
 #!/bin/bash
-# Every shell script of the project passes shellcheck (one TAP line each).
+# Every shell script of the project passes shellcheck (one TAP line each),
+# the ruleset generators of tests/corpus/ (*.gen) included.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -18,7 +19,7 @@ done < <(git ls-files -co --exclude-standard | grep -v '^build/' |
 	while IFS= read -r f; do
 		[ -f "$f" ] || continue
 		case "$f" in
-		*.sh) echo "$f" ;;
+		*.sh | *.gen) echo "$f" ;;
 		*.*) ;;
 		*) head -n 1 "$f" | grep -qE '^#!.*(bash|/sh)' && echo "$f" ;;
 		esac

@@ -40,6 +40,26 @@ tap_check "the guest command's exit status (7) is returned" test $? -eq 7
 lab --results "$run/write" --timeout 60 -- sh -c 'uname -r > "$NFTLAB_RESULTS/uname"'
 tap_check "the guest writes its results directory" grep -q '^6\.12\.' "$run/write/uname"
 
+# The guest's /dev as a distribution has it: each probe writes one
+# "status name" line; a probe that never ran leaves its line out and fails.
+# shellcheck disable=SC2016 # expanded in the guest
+lab --results "$run/dev" --timeout 60 -- bash -c '
+	probe() { local name=$1; shift; "$@" >/dev/null 2>&1; echo "$? $name"; }
+	{
+		probe "/dev/fd -> /proc/self/fd" test "$(readlink /dev/fd)" = /proc/self/fd
+		probe "bash process substitution <(...)" diff <(echo same) <(echo same)
+		probe "nft -f /dev/stdin" sh -c "echo \"table inet devprobe { }\" | nft -f /dev/stdin && nft list table inet devprobe"
+		probe "/dev/stdout and /dev/stderr are writable" sh -c "echo x > /dev/stdout && echo x > /dev/stderr"
+		probe "/dev/shm is a tmpfs" sh -c "test \"\$(stat -f -c %T /dev/shm)\" = tmpfs && : > /dev/shm/probe"
+		probe "/dev/pts is a devpts" test "$(stat -f -c %T /dev/pts)" = devpts
+		probe "a pseudo-terminal opens through /dev/ptmx" python3 -c "import os; os.openpty()"
+	} > "$NFTLAB_RESULTS/dev.txt"' > "$run/dev.log" 2>&1
+for name in "/dev/fd -> /proc/self/fd" "bash process substitution <(...)" "nft -f /dev/stdin" \
+	"/dev/stdout and /dev/stderr are writable" "/dev/shm is a tmpfs" "/dev/pts is a devpts" \
+	"a pseudo-terminal opens through /dev/ptmx"; do
+	tap_check "guest /dev: $name" grep -qxF "0 $name" "$run/dev/dev.txt"
+done
+
 # Each attempt must fail inside the guest and leave nothing on the host.
 victims=("$top/build/check/escape-$$" "$top/README.md.escape-$$" "/root/escape-$$" "/var/escape-$$")
 # shellcheck disable=SC2016 # expanded in the guest
