@@ -17,24 +17,32 @@
  * back to the instruction after it.  One region is one packet.
  *
  * Interrupts and exceptions that arrive inside a region are not the
- * packet's work, and their number depends on the host's speed: the region
- * is suspended from the first instruction of an IDT entry stub ("irq"
- * symbols) to the matching iretq, nesting included.  What remains is
- * deterministic: two boots of the same kernel doing the same work print
- * the same counts.
+ * packet's work, and when they arrive depends on timer and device events,
+ * not on the packet: the region is suspended from the first instruction of
+ * an IDT entry ("irq" symbols: the driver lists every entry point,
+ * including each external-vector stub) to the matching iretq, nesting
+ * included.  The driver checks that what remains is the same in every run.
  *
  * Counted, in total and inside regions (irqs excluded):
  *   kernel_insns    instructions executed at kernel addresses
- *   indirect_calls  "call *" (FF /2, /3) outside the thunks
- *   indirect_jumps  "jmp *" (FF /4, /5) outside the thunks
+ *   indirect_calls  near "call *" (FF /2) outside the thunks
+ *   indirect_jumps  near "jmp *" (FF /4) outside the thunks
  *   packets         regions opened
+ *   leaves          regions closed (the driver checks leaves == packets)
+ *   irq_entries     interrupts and exceptions entered
+ *   irets           iretq executed (more than irq_entries: an iretq that
+ *                   does not end an interrupt, e.g. sync_core())
  *   and per "count" or "thunk" symbol: executions of its first instruction,
  *   i.e. calls of a function or uses of a retpoline thunk.
  *
  * Instructions are counted per translation block (TB), when the block
- * starts: TCG takes interrupts only between blocks, so a block that starts
- * runs to its end (kernel code faults in the middle of a block only on user
- * accesses, which a packet path does not make).  The region and irq state
+ * starts: TCG takes interrupts only between blocks, and with -icount a
+ * block without the instruction budget to finish exits before its
+ * callbacks run.  A block can still stop early on a fault (kernel code
+ * faults in the middle of a block only on user accesses, which a packet
+ * path does not make) or be re-executed after device I/O in its middle (a
+ * packet path on a dummy device does none): the totals outside regions are
+ * approximate, the region counts are what the driver checks.  The region and irq state
  * changes line up with block boundaries: a call and an iretq end a block,
  * a return address and an IDT entry start one.  Events at the start of a
  * block are applied before it is counted, events at its last instruction
@@ -47,10 +55,8 @@
  *
  * Arguments (-plugin FILE,arg=value,...):
  *   syms=PATH   lines "KIND ADDRESS SIZE NAME" (hex address and size); KIND
- *               is count, thunk, mark, irq (an IDT entry), irqstubs (an
- *               array of IDT entry stubs: a block starting anywhere in it
- *               enters an interrupt) or site (a call instruction and its
- *               length)
+ *               is count, thunk, mark, irq (an IDT entry point) or site (a
+ *               call instruction and its length)
  *   out=PATH    where the snapshots go, one JSON object per line
  */
 #include <errno.h>
@@ -64,11 +70,11 @@
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
-enum sym_kind { SYM_COUNT, SYM_THUNK, SYM_MARK, SYM_IRQ, SYM_IRQSTUBS, SYM_SITE };
+enum sym_kind { SYM_COUNT, SYM_THUNK, SYM_MARK, SYM_IRQ, SYM_SITE };
 
 static const char *const kind_names[] = {
 	[SYM_COUNT] = "count", [SYM_THUNK] = "thunk", [SYM_MARK] = "mark",
-	[SYM_IRQ] = "irq", [SYM_IRQSTUBS] = "irqstubs", [SYM_SITE] = "site",
+	[SYM_IRQ] = "irq", [SYM_SITE] = "site",
 };
 
 /* A counter: its total and the part inside regions. */
@@ -85,10 +91,14 @@ struct sym {
 	struct counter calls;	/* count and thunk */
 };
 
-enum { CTR_KERNEL_INSNS, CTR_ICALL, CTR_IJMP, CTR_PACKETS, CTR_FIXED };
+enum {
+	CTR_KERNEL_INSNS, CTR_ICALL, CTR_IJMP, CTR_PACKETS, CTR_LEAVES,
+	CTR_IRQ_ENTRIES, CTR_IRETS, CTR_FIXED
+};
 
 static const char *const fixed_names[CTR_FIXED] = {
-	"kernel_insns", "indirect_calls", "indirect_jumps", "packets",
+	"kernel_insns", "indirect_calls", "indirect_jumps", "packets", "leaves",
+	"irq_entries", "irets",
 };
 
 static struct sym *syms;	/* sorted by address */
@@ -190,10 +200,11 @@ static int indirect_kind(const uint8_t *p, size_t len)
 
 	if (i + 1 >= len || p[i] != 0xff)
 		return 0;
+	/* /3 and /5 are far calls and jumps, which kernel code does not use */
 	reg = (p[i + 1] >> 3) & 7;
-	if (reg == 2 || reg == 3)
+	if (reg == 2)
 		return CTR_ICALL;
-	if (reg == 4 || reg == 5)
+	if (reg == 4)
 		return CTR_IJMP;
 	return 0;
 }
@@ -234,13 +245,17 @@ static void tb_exec(unsigned int vcpu_index, void *udata)
 	uint64_t n = info & TB_NINSNS;
 
 	(void)vcpu_index;
-	if (info & TB_IRQ)
+	if (info & TB_IRQ) {
 		irq_depth++;
+		fixed[CTR_IRQ_ENTRIES].total++;
+	}
 	/* The caller runs in task context: whatever the depth says, no
 	 * interrupt is in progress there (an iretq we did not see, or an
 	 * exit through another path, must not stop the counting for good).
 	 */
 	if (info & TB_LEAVE) {
+		if (in_region)
+			fixed[CTR_LEAVES].total++;
 		in_region = false;
 		irq_depth = 0;
 	}
@@ -283,6 +298,7 @@ static void iret_exec(unsigned int vcpu_index, void *udata)
 {
 	(void)vcpu_index;
 	(void)udata;
+	fixed[CTR_IRETS].total++;
 	if (irq_depth)
 		irq_depth--;
 }
@@ -299,10 +315,13 @@ static void insn_trans(struct qemu_plugin_insn *insn)
 		qemu_plugin_register_vcpu_insn_exec_cb(insn, sym_exec,
 						       QEMU_PLUGIN_CB_NO_REGS, s);
 	if (s && s->kind == SYM_SITE) {
-		if (s->size != len)
+		/* A wrong length would leave the region open for good. */
+		if (s->size != len) {
 			fprintf(stderr, "pktcount: site %s: the instruction at %" PRIx64
 				" is %zu bytes long, not %" PRIu64 "\n",
 				s->name, va, len, s->size);
+			exit(1);
+		}
 		qemu_plugin_register_vcpu_insn_exec_cb(insn, enter_exec,
 						       QEMU_PLUGIN_CB_NO_REGS, NULL);
 	}
@@ -327,7 +346,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	if (!is_kernel(start))
 		return;
 	s = sym_at(start);
-	if ((s && s->kind == SYM_IRQ) || sym_containing(start, SYM_IRQSTUBS))
+	if (s && s->kind == SYM_IRQ)
 		info |= TB_IRQ;
 	if (is_leave_addr(start))
 		info |= TB_LEAVE;
@@ -363,19 +382,27 @@ static int load_syms(const char *path)
 	FILE *f = fopen(path, "r");
 
 	if (!f) {
-		fprintf(stderr, "pktcount: %s: %s\n", path, strerror(errno));
-		return -errno;
+		int err = errno;
+
+		fprintf(stderr, "pktcount: %s: %s\n", path, strerror(err));
+		return -err;
 	}
 	while (fgets(line, sizeof(line), f)) {
 		struct sym s = { 0 };
 
 		lineno++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			fprintf(stderr, "pktcount: %s:%zu: line too long\n", path, lineno);
+			fclose(f);
+			return -EINVAL;
+		}
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
 		if (sscanf(line, "%15s %" SCNx64 " %" SCNx64 " %127s", kind,
 			   &s.addr, &s.size, s.name) != 4 ||
-		    parse_kind(kind, &s.kind) < 0) {
-			fprintf(stderr, "pktcount: %s:%zu: expected KIND ADDR SIZE NAME\n",
+		    parse_kind(kind, &s.kind) < 0 ||
+		    strlen(s.name) == sizeof(s.name) - 1) {
+			fprintf(stderr, "pktcount: %s:%zu: expected KIND ADDR SIZE NAME (name < 127 bytes)\n",
 				path, lineno);
 			fclose(f);
 			return -EINVAL;

@@ -24,12 +24,12 @@ def ok(cond, desc):
 
 def snap(seq, packets, insns, calls):
     return dict(mark="pktgen_if_show", seq=seq,
-                counters=dict(packets=[packets, packets], kernel_insns=[10 * insns, insns],
+                counters=dict(packets=[packets, packets], leaves=[packets, 0], kernel_insns=[10 * insns, insns],
                               indirect_calls=[0, 0], indirect_jumps=[5, 0]),
                 calls={k: [v + 100, v] for k, v in calls.items()})
 
 
-def boot_snaps(per_packet_insns, per_run_extra, counts, thunks=0):
+def boot_snaps(per_packet_insns, per_run_extra, counts, thunks=0, extra_last_thunks=0):
     """Snapshots of a boot running one cell: reads between runs, one run
     per count, each run costing COUNT * per-packet + a fixed extra."""
     snaps, p, i, c, seq = [], 0, 0, 0, 0
@@ -39,7 +39,7 @@ def boot_snaps(per_packet_insns, per_run_extra, counts, thunks=0):
         snaps.append(snap(seq, p, i, {"__x86_indirect_thunk_rax": c}))   # read before the run
         p += cnt
         i += cnt * per_packet_insns + per_run_extra
-        c += cnt * thunks
+        c += cnt * thunks + (extra_last_thunks if cnt is counts[-1] else 0)
         seq += 1
         snaps.append(snap(seq, p, i, {"__x86_indirect_thunk_rax": c}))   # result read
     return snaps
@@ -53,13 +53,13 @@ ok(pp["kernel_insns"] == Fraction(1234), "per_packet: slope cancels what a run c
 ok(t0.fmt(Fraction(1234)) == "1234" and t0.fmt(Fraction(2469, 2)) == "1234.50", "fmt: integers exact, else 2 decimals")
 
 
-def write_boot(root, name, variant, rnd, per_packet_insns, extra, thunks, status=0, sofar=None):
+def write_boot(root, name, variant, rnd, per_packet_insns, extra, thunks, status=0, sofar=None, extra_last=0):
     bdir = os.path.join(root, "t0", "raw", name)
     os.makedirs(os.path.join(bdir, "out"))
     json.dump(dict(name=name, variant=variant, mitigation="retpoline", round=rnd, kernel="-", status=status,
                    counts=counts), open(os.path.join(bdir, "boot.json"), "w"))
     with open(os.path.join(bdir, "counts.jsonl"), "w") as f:
-        for s in boot_snaps(per_packet_insns, extra, counts, thunks):
+        for s in boot_snaps(per_packet_insns, extra, counts, thunks, extra_last):
             f.write(json.dumps(s) + "\n")
     with open(os.path.join(bdir, "out", "samples.tsv"), "w") as f:
         f.write("# header\n")
@@ -82,11 +82,11 @@ with tempfile.TemporaryDirectory() as d:
     ok(row.get("identical") is True and not res["unstable"],
        "analyse: rounds that differ only in what a run costs once are identical per packet")
 
-def two_rounds(insns2, thunks2):
+def two_rounds(insns2, thunks2, extra_last=0):
     """analyse() of two boots, the second with other per-packet figures."""
     with tempfile.TemporaryDirectory() as d:
         write_boot(d, "patched-retpoline-r1", "patched", 1, 1500, 0, 2)
-        write_boot(d, "patched-retpoline-r2", "patched", 2, insns2, 0, thunks2)
+        write_boot(d, "patched-retpoline-r2", "patched", 2, insns2, 0, thunks2, extra_last=extra_last)
         json.dump(dict(quick=True, rounds=2, variants=["patched"], mitigations=["retpoline"], counts=counts),
                   open(os.path.join(d, "t0", "run.json"), "w"))
         return t0.analyse(d)
@@ -95,10 +95,13 @@ def two_rounds(insns2, thunks2):
 res = two_rounds(1500, 3)
 ok(res["unstable"] and res["rows"] and res["rows"][0]["identical"] is False,
    "analyse: a round that counts other thunks is reported NOT EXACT")
+res = two_rounds(1500, 2, extra_last=1)
+ok(res["unstable"] and res["rows"] and res["rows"][0]["identical"] is False,
+   "analyse: one thunk more in 2000 packets is NOT EXACT (compared unrounded)")
 res = two_rounds(1503, 2)
 row = res["rows"][0] if res["rows"] else {}
 ok(not res["unstable"] and row.get("identical") is True and row.get("insns_identical") is False
-   and row.get("kernel_insns") == "1500-1503" and abs(row.get("insns_spread", 0) - 0.002) < 1e-9,
+   and row.get("kernel_insns") == "1500..1503" and row.get("insns_spread") == 3.0,
    "analyse: instructions that move between rounds are shown as a range with their spread")
 
 with tempfile.TemporaryDirectory() as d:
