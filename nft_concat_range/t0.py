@@ -65,8 +65,12 @@ COUNTS = (1000, 1000, 3000)
 MITIGATIONS = ("retpoline", "off")
 QUICK_ENTRIES = 10
 # Instructions per packet may move by one or two between runs (data
-# placement); more than this means the counting itself is broken.
+# placement); more than this means the counting itself is broken.  Except
+# where the data differ by design: an rhash set seeds its hash at random
+# when it is created, so each boot walks another bucket chain (the
+# thunks, branches and calls stay the same and are still checked).
 INSNS_SPREAD_MAX = 2
+RANDOM_SEEDED = ("hash", "dynset")
 
 # Symbols of the kernel the plugin counts (regular expressions on nm names).
 THUNK_RE = re.compile(r"^(__x86_indirect_(call_|jump_|its_)?thunk_\w+|__x86_return_thunk|(?!__pfx_)\w+_return_thunk)$")
@@ -538,8 +542,10 @@ def render(t0):
         out += ["", "Boots without figures:"] + ["  %s: %s" % kv for kv in sorted(t0["errors"].items())]
     moved = [r for r in t0["rows"] if not r["insns_identical"]]
     if moved:
-        out += ["", "'calls': thunks, branches and calls identical in every run; instructions per packet moved"
-                " (range shown, largest spread %.2f per packet)." % max(r["insns_spread"] for r in moved)]
+        out += ["", "same 'calls': thunks, branches and calls identical in every run, instructions per packet"
+                " moved (range shown, largest spread %.2f per packet).  The hash and dynset cells use rhash"
+                " sets, which seed their hash at random: each boot walks another bucket chain."
+                % max(r["insns_spread"] for r in moved)]
     if t0["unstable"]:
         out += ["", "NOT EXACT: these cells counted other thunks, branches or calls in different runs:"] + \
                ["  " + u for u in t0["unstable"]]
@@ -580,10 +586,12 @@ def do_validate(args):
            "T0: exact: every cell's %d runs (%d boots x %d passes) counted the same thunks, indirect "
            "branches and calls per packet" % (runs, run["rounds"], run.get("reps", 1)),
            "\n".join(t0["unstable"]) or "fewer than two runs per cell")
-    spread = max((r["insns_spread"] for r in t0["rows"]), default=0.0)
+    fixed = [r for r in t0["rows"] if r["cell"].split("/")[2] not in RANDOM_SEEDED]
+    spread = max((r["insns_spread"] for r in fixed), default=0.0)
     tap.ok(spread <= INSNS_SPREAD_MAX,
-           "T0: instructions per packet within %d of each other across runs (largest spread %.2f, %d of %d "
-           "cells identical)" % (INSNS_SPREAD_MAX, spread, sum(r["insns_identical"] for r in t0["rows"]),
+           "T0: instructions per packet within %d of each other across runs, rhash cells aside (largest "
+           "spread %.2f, %d of %d cells identical)" % (INSNS_SPREAD_MAX, spread,
+                                                      sum(r["insns_identical"] for r in t0["rows"]),
                            len(t0["rows"])))
     pos = [r for r in t0["rows"] if r["insns_min"] <= 0]
     tap.ok(not pos, "T0: every scenario executes kernel instructions per packet")
