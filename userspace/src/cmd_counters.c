@@ -24,6 +24,7 @@
 #include "cmd.h"
 #include "elem.h"
 #include "keytype.h"
+#include "json_out.h"
 
 enum { DUMP_BUF = 64 * 1024 };
 
@@ -46,20 +47,6 @@ struct counters_set {
 	char *table, *name;
 	uint32_t key_type, key_len;
 };
-
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", *s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
-}
 
 static void json_sep(struct counters *k)
 {

@@ -24,6 +24,7 @@
 #include "cmd.h"
 #include "elem.h"
 #include "elem_list.h"
+#include "json_out.h"
 
 enum { LIST_BUF = 64 * 1024 };
 
@@ -42,20 +43,6 @@ struct lister {
 	uint64_t count;
 	struct pending p;	/* single-field intervals: one held element */
 };
-
-static void json_text(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", *s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
-}
 
 static void list_print(struct lister *l, const uint8_t *key,
 		       const uint8_t *key_end, const struct elem_data *d,
@@ -78,12 +65,12 @@ static void list_print(struct lister *l, const uint8_t *key,
 	}
 	printf("%s\n    {\"elem\": ", l->first ? "" : ",");
 	l->first = 0;
-	json_text(text);
+	json_str(text);
 	if (timeout_ms)
 		printf(", \"timeout_ms\": %" PRIu64, timeout_ms);
 	if (d) {
 		printf(", \"data\": ");
-		json_text(data);
+		json_str(data);
 	}
 	putchar('}');
 }
@@ -200,9 +187,9 @@ int elem_list(struct ctx *c, const struct setinfo *si, int json)
 		return -ENOMEM;
 	if (json) {
 		printf("{\"family\": \"%s\", \"table\": ", nl_family_name(si->family));
-		json_text(si->table);
+		json_str(si->table);
 		printf(", \"%s\": ", si->kt.dtype ? "map" : "set");
-		json_text(si->name);
+		json_str(si->name);
 		printf(", \"elements\": [");
 	}
 	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETSETELEM, si->family,
