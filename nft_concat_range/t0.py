@@ -130,11 +130,6 @@ def scenarios(variant, quick=False):
             (dict(gid="T0-dynset", mode="ingress", type="dynset"), dyn)]
 
 
-def write(path, text):
-    with open(path, "w") as f:
-        f.write(text)
-
-
 def write_plan(plandir, variant, quick, reps=1, dev="nftb0"):
     """The plan in guest/run-plan's format, built from the suite's generators."""
     os.makedirs(plandir, exist_ok=True)
@@ -149,10 +144,10 @@ def write_plan(plandir, variant, quick, reps=1, dev="nftb0"):
         setsf, extra = "-", "-"
         if g["type"] == "net_port" and g["mode"] == "ingress":
             setsf = "sets-net_port.nft"
-            write(os.path.join(plandir, setsf), ncr.gen_sets(ncr.set_defs(tdef, entries), dev))
+            ncr.write(os.path.join(plandir, setsf), ncr.gen_sets(ncr.set_defs(tdef, entries), dev))
         elif g["type"] == "dynset":
             setsf = "sets-dynset.nft"
-            write(os.path.join(plandir, setsf), DYN_SETS.format(table=ncr.TABLE, chain=ncr.CHAIN, dev=dev))
+            ncr.write(os.path.join(plandir, setsf), DYN_SETS.format(table=ncr.TABLE, chain=ncr.CHAIN, dev=dev))
             # a new skb per packet (burst 1), sources cycling over DYN_SOURCES
             extra = "burst 1;src_min 10.1.0.0;src_max 10.1.%d.%d" % ((DYN_SOURCES - 1) // 256,
                                                                      (DYN_SOURCES - 1) % 256)
@@ -161,20 +156,20 @@ def write_plan(plandir, variant, quick, reps=1, dev="nftb0"):
         for c in cells:
             if c["backend"] in ("nohook", "egress"):
                 rf = "rules-egress-%s.nft" % c["backend"]
-                write(os.path.join(plandir, rf), ncr.gen_egress(dev, c["backend"] == "egress"))
+                ncr.write(os.path.join(plandir, rf), ncr.gen_egress(dev, c["backend"] == "egress"))
             elif c["backend"] == "dynset":
                 rf = "rules-dynset.nft"
-                write(os.path.join(plandir, rf), DYN_RULES.format(table=ncr.TABLE, chain=ncr.CHAIN))
+                ncr.write(os.path.join(plandir, rf), DYN_RULES.format(table=ncr.TABLE, chain=ncr.CHAIN))
             else:
                 rf = "rules-%s-%s-n%d.nft" % (c["type"], c["backend"], c["n"])
-                write(os.path.join(plandir, rf), ncr.gen_rules(tdef, c["backend"], c["n"]))
+                ncr.write(os.path.join(plandir, rf), ncr.gen_rules(tdef, c["backend"], c["n"]))
             c["rules"] = rf
         # REPS passes over the group's cells: each pass must count the same.
         for rep in range(1, reps + 1):
             for c in cells:
                 lines.append("cell\t%s\t%s\t%s\t%s\t%d" % (g["gid"], c["cell"], c["knob"], c["rules"], rep))
                 ncells += 1
-    write(os.path.join(plandir, "plan.tsv"), "\n".join(lines) + "\n")
+    ncr.write(os.path.join(plandir, "plan.tsv"), "\n".join(lines) + "\n")
     return ncells
 
 
@@ -292,15 +287,14 @@ def kernel_dir(variant, build):
     return d if os.path.isfile(os.path.join(d, "bzImage")) else None
 
 
-def boot(rawdir, kdir, plugin, variant, mitigation, rnd, quick, counts, reps):
+def boot(rawdir, kdir, syms, plugin, variant, mitigation, rnd, quick, counts, reps):
     """One QEMU boot running every cell of the variant with counted pktgen runs."""
     name = "%s-%s-r%d" % (variant, mitigation, rnd)
     bdir = os.path.join(rawdir, name)
     os.makedirs(bdir, exist_ok=True)
     ncells = write_plan(os.path.join(bdir, "plan"), variant, quick, reps)
     symf = os.path.join(bdir, "syms.txt")
-    syms = kernel_symbols(os.path.join(kdir, "vmlinux"))
-    write(symf, "".join("%s %x %x %s\n" % s for s in syms))
+    ncr.write(symf, "".join("%s %x %x %s\n" % s for s in syms))
     countsf = os.path.join(bdir, "counts.jsonl")
     env = ["env", "NFTB_COUNTS=%s" % " ".join(str(c) for c in counts)]
     cmd = [os.path.join(TOP, "kernel", "lab-run"), "--arch", "x86_64", "--kernel", kdir,
@@ -315,7 +309,7 @@ def boot(rawdir, kdir, plugin, variant, mitigation, rnd, quick, counts, reps):
         rc = subprocess.run(cmd, stdout=con, stderr=subprocess.STDOUT).returncode
     info = dict(name=name, variant=variant, mitigation=mitigation, round=rnd, kernel=kdir, status=rc,
                 counts=list(counts))
-    write(os.path.join(bdir, "boot.json"), json.dumps(info, indent=1) + "\n")
+    ncr.write(os.path.join(bdir, "boot.json"), json.dumps(info, indent=1) + "\n")
     log("boot %s: exit %d" % (name, rc))
     return rc
 
@@ -329,17 +323,20 @@ def do_run(args):
     mitigations = args.mitigations.split(",")
     counts = COUNTS
     failed = 0
-    kdirs = {}
+    kdirs, syms = {}, {}
     for v in variants:
         kdirs[v] = kernel_dir(v, args.build)
         if not kdirs[v]:
             log("x86_64 %s kernel not available: its boots are not run" % v)
+        else:
+            # what the plugin watches depends on the kernel image only
+            syms[v] = kernel_symbols(os.path.join(kdirs[v], "vmlinux"))
     for rnd in range(1, args.rounds + 1):
         for v in variants:
             for m in mitigations:
                 if kdirs[v]:
-                    failed += boot(rawdir, kdirs[v], plugin, v, m, rnd, args.quick, counts, args.reps) != 0
-    write(os.path.join(t0dir, "run.json"), json.dumps(dict(
+                    failed += boot(rawdir, kdirs[v], syms[v], plugin, v, m, rnd, args.quick, counts, args.reps) != 0
+    ncr.write(os.path.join(t0dir, "run.json"), json.dumps(dict(
         quick=args.quick, rounds=args.rounds, reps=args.reps, variants=variants, mitigations=mitigations,
         counts=list(counts), cpu=ncr.cpu_model(), kernels={v: kdirs[v] for v in variants}), indent=1) + "\n")
     rc = do_report(argparse.Namespace(results=args.results, quiet=False))
@@ -555,9 +552,9 @@ def render(t0):
 def do_report(args):
     t0 = analyse(args.results)
     t0dir = os.path.join(args.results, "t0")
-    write(os.path.join(t0dir, "t0.json"), json.dumps(t0, indent=1, sort_keys=True) + "\n")
+    ncr.write(os.path.join(t0dir, "t0.json"), json.dumps(t0, indent=1, sort_keys=True) + "\n")
     text = render(t0)
-    write(os.path.join(t0dir, "t0.md"), "```\n" + text + "\n```\n")
+    ncr.write(os.path.join(t0dir, "t0.md"), "```\n" + text + "\n```\n")
     if not args.quiet:
         print(text)
     return 0
@@ -596,7 +593,7 @@ def do_validate(args):
     pos = [r for r in t0["rows"] if r["insns_min"] <= 0]
     tap.ok(not pos, "T0: every scenario executes kernel instructions per packet")
     if args.count_file:
-        write(args.count_file, "%d %d\n" % (tap.n, tap.failed))
+        ncr.write(args.count_file, "%d %d\n" % (tap.n, tap.failed))
     return 1 if tap.failed else 0
 
 
