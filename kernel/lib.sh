@@ -41,7 +41,8 @@ upstream_version() {
 
 base_src() { printf '%s/src/linux-%s\n' "$NFTLAB_CACHE" "$(base_version)"; }
 
-# Patch files of one group ("lab" or "feature"), in series order.
+# Patch files of one group ("lab", "feature" or "lab-patched"), in series
+# order.
 series_patches() {
 	local group=$1 line cur=""
 
@@ -52,17 +53,20 @@ series_patches() {
 		"") ;;
 		"[lab]") cur=lab ;;
 		"[feature]") cur=feature ;;
+		"[lab-patched]") cur=lab-patched ;;
 		"["*) die "kernel/patches/series: unknown group $line" ;;
 		*) if [ "$cur" = "$group" ]; then printf '%s\n' "${NFTLAB_PATCHES}/${line}"; fi ;;
 		esac
 	done < "${NFTLAB_PATCHES}/series"
 }
 
-# Patches a variant gets: baseline = lab, patched = lab + feature.
+# Patches a variant gets: baseline = lab, patched = lab + feature +
+# lab-patched (the lab's support for what the feature patches add: UML
+# plumbing and the same-boot knob, kept out of the patches under review).
 variant_patches() {
 	case "$1" in
 	baseline) series_patches lab ;;
-	patched) series_patches lab; series_patches feature ;;
+	patched) series_patches lab; series_patches feature; series_patches lab-patched ;;
 	*) die "unknown variant '$1' (baseline or patched)" ;;
 	esac
 }
