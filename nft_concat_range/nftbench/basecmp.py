@@ -126,7 +126,25 @@ def render(per_kernel):
     return "\n".join(lines).rstrip()
 
 
-def base_selftest(resdir, meta, cells):
+def script_logs(resdir, meta):
+    """{role: output text} of the base script for every kernel it ran on:
+    from its log in RESDIR (selftest-ROLE/output.log from bench, or
+    selftest-ROLE.log beside a stored results.json), else from the
+    run's meta (selftest_log, which results.json carries)."""
+    out = {}
+    for role in sorted(meta.get("selftest", {})):
+        for log in (os.path.join(resdir, "selftest-%s" % role, "output.log"),
+                    os.path.join(resdir, "selftest-%s.log" % role)):
+            if os.path.isfile(log):
+                out[role] = open(log, errors="replace").read()
+                break
+        else:
+            if role in meta.get("selftest_log", {}):
+                out[role] = meta["selftest_log"][role]
+    return out
+
+
+def base_selftest(meta, cells):
     """{role: (status, comparison rows)} for every kernel the base tree's
     perf script ran on (bench --selftest), against our T1 cells."""
     out = {}
@@ -140,14 +158,11 @@ def base_selftest(resdir, meta, cells):
     def entries(disp):
         return TYPES[by_display[disp]].entries if disp in by_display else None
 
+    logs = meta.get("selftest_log", {})
     for role, status in sorted(meta.get("selftest", {}).items()):
-        log = os.path.join(resdir, "selftest-%s" % role, "output.log")
-        if not os.path.isfile(log):
-            # docs/results/ keeps the output beside results.json, without the tree
-            log = os.path.join(resdir, "selftest-%s.log" % role)
         rows = []
-        if os.path.isfile(log):
-            parsed = parse_output(open(log, errors="replace").read(), by_display)
+        if role in logs:
+            parsed = parse_output(logs[role], by_display)
             rows = compare(parsed, ours, entries, [TYPES[t].display for t in TYPE_ORDER])
         out[role] = (status, rows)
     return out

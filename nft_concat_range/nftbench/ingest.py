@@ -86,15 +86,34 @@ def stored(res):
     return res.get("meta", {}), boots
 
 
-def read_stored(resdir):
-    """(meta, boots) from RESDIR/results.json, for a results directory kept
-    without its raw/ tree (docs/results/ stores only results.json).  None
-    if absent."""
+def read_results(resdir):
+    """The content of RESDIR/results.json, None if absent."""
     path = os.path.join(resdir, "results.json")
     if not os.path.isfile(path):
         return None
     with open(path) as f:
-        return stored(json.load(f))
+        return json.load(f)
+
+
+def read_stored(resdir):
+    """(meta, boots) from RESDIR/results.json, for a results directory kept
+    without its raw/ tree (docs/results/ stores only results.json).  None
+    if absent."""
+    res = read_results(resdir)
+    return None if res is None else stored(res)
+
+
+def read_t0(resdir, source):
+    """T0's figures (t0.json of t0.py) of a run: RESDIR/t0/t0.json, else
+    what a stored results.json carried (SOURCE "results.json"); None if the
+    run had no T0."""
+    path = os.path.join(resdir, "t0", "t0.json")
+    if os.path.isfile(path):
+        with open(path) as f:
+            return json.load(f)
+    if source == "results.json":
+        return (read_results(resdir) or {}).get("t0")
+    return None
 
 
 def load_run(resdir):

@@ -8,11 +8,11 @@ import os
 from . import basecmp, loads
 from .analysis import Analysis, noise_floor
 from .files import write
-from .ingest import load_run
+from .ingest import load_run, read_t0
 from .model import DEFAULT_T2_LOOKUPS, SCHEMA, TYPE_ORDER, TYPES
 from .plots import plot_tables
 from .render import header_text, invalid_details
-from .tables import ALL_TABLES, TABLES
+from .tables import ALL_TABLES, TABLES, t0
 
 
 class Report(Analysis):
@@ -33,17 +33,23 @@ class Report(Analysis):
 
 
 def report(resdir, quiet=False):
-    meta, boots, _ = load_run(resdir)
+    """Writes the report files of RESDIR; everything they show comes from
+    what results.json carries, so a stored results.json alone re-renders
+    them (the base script's output is kept in meta, T0's figures beside)."""
+    meta, boots, source = load_run(resdir)
+    logs = basecmp.script_logs(resdir, meta)
+    if logs:
+        meta["selftest_log"] = logs
+    t0fig = read_t0(resdir, source)
     write(os.path.join(resdir, "run.json"), json.dumps(meta, indent=1, sort_keys=True) + "\n")
     tables = meta.get("tables", list(ALL_TABLES))
     rep = Report(resdir, boots, meta)
     rep.build(tables)
     plot_errs = plot_tables(resdir, {t: (TABLES[t], rep.tables[t]) for t in rep.tables})
     texts = [header_text(meta, boots, rep.noise), ""]
-    # T0 (exact counts) is t0.py's: its rendered table goes first as it is.
-    t0md = os.path.join(resdir, "t0", "t0.md")
-    if os.path.isfile(t0md):
-        texts += [line for line in open(t0md).read().splitlines() if not line.startswith("```")] + [""]
+    # T0 (exact counts, t0.py's own run) goes first
+    if t0fig:
+        texts += [t0.render(t0fig), ""]
     for t in tables:
         texts += [TABLES[t].render(rep.tables[t]), ""]
         if t in plot_errs:
@@ -55,7 +61,7 @@ def report(resdir, quiet=False):
     inv = invalid_details(boots)
     if inv:
         texts += ["Invalid samples (their cells are reported INVALID, never used):"] + inv + [""]
-    base_rows = basecmp.base_selftest(resdir, meta, rep.cells)
+    base_rows = basecmp.base_selftest(meta, rep.cells)
     if base_rows:
         texts += [basecmp.render(base_rows), ""]
     text = "\n".join(texts)
@@ -69,6 +75,8 @@ def report(resdir, quiet=False):
                    load_samples=[r for b in boots for r in b["loads"]],
                    samples=[s for b in boots for s in b["samples"]],
                    svg={t: (t + ".svg") for t in tables if t not in plot_errs})
+    if t0fig:
+        results["t0"] = t0fig
     write(os.path.join(resdir, "results.json"), json.dumps(results, indent=1, sort_keys=True, default=str) + "\n")
     if not quiet:
         print(text)

@@ -173,6 +173,30 @@ def main():
         want_ok = t2["aa"].get("proven") is False
         tap.ok(len(aa_line) == 1 and aa_line[0].startswith("ok" if want_ok else "not ok") and "SKIP" not in aa_line[0],
                "validate's A/A line follows the synthetic A/A verdict (%s)" % t2["aa"]["verdict"], aa_line)
+        # results.json alone re-renders the report: the base script's
+        # output and T0's figures included
+        with open(os.path.join(wd, "run.env"), "a") as f:
+            f.write("selftest_patched-retpoline=ran\n")
+        os.makedirs(os.path.join(wd, "selftest-patched-retpoline"))
+        write(os.path.join(wd, "selftest-patched-retpoline", "output.log"), log)
+        os.makedirs(os.path.join(wd, "t0"))
+        write(os.path.join(wd, "t0", "t0.json"), json.dumps(dict(
+            run=dict(counts=[1000, 1000, 3000], rounds=1, reps=1, cpu="synthetic"), rows=[], errors={},
+            unstable=["synthetic T0 row"])))
+        report(wd, quiet=True)
+        # (ministat's appendix names the sample files by their path)
+        full = open(os.path.join(wd, "report.md")).read().replace(wd, "DIR")
+        wd2 = tempfile.mkdtemp(prefix="ncr-stored-")
+        try:
+            shutil.copy(os.path.join(wd, "results.json"), wd2)
+            report(wd2, quiet=True)
+            again = open(os.path.join(wd2, "report.md")).read().replace(wd2, "DIR").replace(wd, "DIR")
+        finally:
+            shutil.rmtree(wd2, ignore_errors=True)
+        tap.ok(full == again and "Base tree nft_concat_range_perf.sh" in full and "net,port" in full and
+               "T0: per packet, exact" in full and "synthetic T0 row" in full,
+               "report: results.json alone re-renders report.md (base script output and T0 included)",
+               "%d vs %d characters" % (len(full), len(again)))
     finally:
         shutil.rmtree(wd, ignore_errors=True)
     return taplib.done(tap, count_file)
