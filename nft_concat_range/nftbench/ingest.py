@@ -126,15 +126,30 @@ def load_run(resdir):
     return meta, boots, "results.json"
 
 
+def build_info(resdir, role, kdir):
+    """BUILD-INFO of ROLE's kernel as the run booted it (bench keeps a copy
+    in every boot directory), else as KDIR holds it now (runs from before
+    bench kept it); None if neither exists."""
+    raw = os.path.join(resdir, "raw")
+    for name in sorted(os.listdir(raw)) if os.path.isdir(raw) else []:
+        bi = os.path.join(raw, name, "BUILD-INFO")
+        if name.split("-", 1)[-1] == role and os.path.isfile(bi):
+            return read_kv(bi, ": ")
+    bi = os.path.join(kdir, "BUILD-INFO")
+    return read_kv(bi, ": ") if os.path.isfile(bi) else None
+
+
 def collect_meta(resdir):
-    """run.env, kernels.tsv, load.tsv and the kernels' BUILD-INFO."""
+    """run.env (with the host it ran on), kernels.tsv, load.tsv and the
+    BUILD-INFO of the kernels booted."""
     env = read_kv(os.path.join(resdir, "run.env"))
     meta = dict(mode=env.get("mode", "?"), tables=parse_tables(env.get("tables", ",".join(ALL_TABLES))),
                 rounds=int(env.get("rounds", 0) or 0), reps_per_boot=int(env.get("reps_per_boot", 0) or 0),
                 duration=env.get("duration"), t2_lookups=int(env.get("t2_lookups", DEFAULT_T2_LOOKUPS)),
                 knob=env.get("knob"), burst=env.get("burst"), date=env.get("date"), nftlab=env.get("nftlab"),
                 arch=env.get("arch", "um"),
-                cpu=cpu_model(), nproc=os.cpu_count(), kernels={}, load_during=[], builds_running=False,
+                cpu=env.get("cpu") or cpu_model(), nproc=int(env["nproc"]) if env.get("nproc") else os.cpu_count(),
+                kernels={}, load_during=[], builds_running=False,
                 confidence=CONFIDENCE,
                 selftest={k[len("selftest_"):]: v for k, v in env.items() if k.startswith("selftest_")})
     meta["reps_total"] = meta["rounds"] * meta["reps_per_boot"]
@@ -146,9 +161,8 @@ def collect_meta(resdir):
                 continue
             role, st, d = parts[:3]
             k = dict(status="ok" if st == "ok" else "not available (not built; run without --no-build)", dir=d)
-            bi = os.path.join(d, "BUILD-INFO")
-            if st == "ok" and os.path.isfile(bi):
-                info = read_kv(bi, ": ")
+            info = build_info(resdir, role, d) if st == "ok" else None
+            if info is not None:
                 k.update(commit=info.get("commit"), series=info.get("series", ""), base=info.get("base"),
                          built=info.get("built"), name=info.get("name"))
                 if info.get("base"):

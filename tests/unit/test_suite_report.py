@@ -129,6 +129,25 @@ def main():
                "max 4.0% in r1-b)" in head, "steal.tsv: stolen share per boot, median and worst in the header", head)
     finally:
         shutil.rmtree(wd, ignore_errors=True)
+    # the host and the kernels as the run recorded them, not as they are now
+    wd = tempfile.mkdtemp(prefix="ncr-meta-")
+    try:
+        kdir = os.path.join(wd, "cache-kernel")
+        os.makedirs(kdir)
+        write(os.path.join(kdir, "BUILD-INFO"), "commit: rebuilt-later\nbase: 6.12.999\nseries: other\n")
+        os.makedirs(os.path.join(wd, "raw", "r1-patched-retpoline"))
+        write(os.path.join(wd, "raw", "r1-patched-retpoline", "BUILD-INFO"),
+              "commit: 0123456789abcdef\nbase: 6.12.117-1~deb12u1\nseries: booted\n")
+        write(os.path.join(wd, "kernels.tsv"), "patched-retpoline\tok\t%s\nbaseline-retpoline\tok\t%s\n" % (kdir, kdir))
+        write(os.path.join(wd, "run.env"), "mode=quick\ncpu=Recorded CPU @ 1.00GHz\nnproc=7\n")
+        m = collect_meta(wd)
+        k = m["kernels"]
+        tap.ok(m["cpu"] == "Recorded CPU @ 1.00GHz" and m["nproc"] == 7 and
+               (k["patched-retpoline"]["commit"], k["patched-retpoline"]["series"]) == ("0123456789abcdef", "booted") and
+               k["baseline-retpoline"]["commit"] == "rebuilt-later",
+               "meta: CPU from run.env, BUILD-INFO of the boot directory before the kernel cache's", m)
+    finally:
+        shutil.rmtree(wd, ignore_errors=True)
     # the whole report pipeline on synthetic samples with known costs
     wd = tempfile.mkdtemp(prefix="ncr-synth-")
     try:
