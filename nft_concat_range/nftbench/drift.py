@@ -16,7 +16,7 @@ import os
 import re
 
 from .ingest import load_run, stored
-from .model import BACKENDS
+from .model import BACKENDS, drop_cell_id
 from .stats import mean, median, median_ci
 
 
@@ -68,8 +68,8 @@ def drift_rows(boots):
         t0, t1 = iso_s(b.get("guest", {}).get("start")), iso_s(b.get("guest", {}).get("end"))
         prev, gpos = None, 0
         for i, s in enumerate(ss):
-            gid = s["cell"].split("/")[0] + "/" + s["type"]
-            if prev is None or prev["cell"].split("/")[0] + "/" + prev["type"] != gid:
+            gid = (s["table"], s["type"])
+            if prev is None or (prev["table"], prev["type"]) != gid:
                 gpos = 0
                 prev_cell = None
             else:
@@ -177,8 +177,7 @@ def drift_text(name, meta, boots):
     for r in rows:
         if r["backend"] not in tuple(BACKENDS) + ("update",):
             continue
-        c = r["cell"].split("/")
-        d = pos.get((r["boot"], "%s/%s/drop/n0/%s" % (c[0], c[1], c[4]), r["rep"]))
+        d = pos.get((r["boot"], drop_cell_id(r["cell"]), r["rep"]))
         if d:
             k = min(abs(d["i"] - r["i"]), 4)
             pairs.setdefault(k, []).append((math.log1p(r["dev"]), math.log1p(d["dev"])))

@@ -150,6 +150,13 @@ def cell(table, tname, backend, n, knob, tag=""):
                 n=n, knob=knob, tag=tag)
 
 
+def drop_cell_id(cid):
+    """The drop-only cell a lookup cell CID is paired with: same table,
+    type, knob and tag."""
+    table, tname, _, _, knob_tag = cid.split("/")
+    return "%s/%s/drop/n0/%s" % (table, tname, knob_tag)
+
+
 def parse_cell_id(cid):
     """The fields a sample's cell ID encodes (table, type, backend, n, tag)."""
     c = cid.split("/")

@@ -50,7 +50,7 @@ from fractions import Fraction
 from ..files import write
 from ..generators import gen_dynset_rules, gen_dynset_sets, gen_egress, gen_rules, gen_sets, packet, set_defs
 from ..ingest import read_samples
-from ..model import BACKENDS, DYNSET_SRC, TYPES, cell
+from ..model import BACKENDS, DYNSET_SRC, TYPES, cell, parse_cell_id
 from ..plans import cell_line, group_line
 from ..render import render_table
 from ..tap import Tap
@@ -277,7 +277,8 @@ def render_structure(r):
 
 
 def short_cell(cid):
-    _, tname, backend, n, _ = cid.split("/")
+    c = parse_cell_id(cid)
+    backend, n = c["backend"], "n%d" % c["n"]
     if backend in ("nohook", "egress"):
         return "egress %s" % ("no hook" if backend == "nohook" else "hook")
     if backend == "dynset":
@@ -300,7 +301,7 @@ def render(t0):
     hdr = ["scenario", "kernel", "spectre_v2", "knob", "insns", "ind.thunks", "ret.thunks", "ind.other",
            "same"]
     rows = []
-    for r in sorted(t0["rows"], key=lambda r: (r["cell"].split("/")[2], r["cell"], r["variant"],
+    for r in sorted(t0["rows"], key=lambda r: (parse_cell_id(r["cell"])["backend"], r["cell"], r["variant"],
                                                r["mitigation"], r["knob"])):
         rows.append([short_cell(r["cell"]), r["variant"], r["mitigation"], r["knob"], r["kernel_insns"],
                      r["indirect_thunks"], r["return_thunks"], r["indirect_other"],
@@ -364,7 +365,7 @@ def validate(results, tap_start=0, count_file=None):
            "T0: exact: every cell's %d runs (%d boots x %d passes) counted the same thunks, indirect "
            "branches and calls per packet" % (runs, run["rounds"], run.get("reps", 1)),
            "\n".join(t0["unstable"]) or "fewer than two runs per cell")
-    fixed = [r for r in t0["rows"] if r["cell"].split("/")[2] not in RANDOM_SEEDED]
+    fixed = [r for r in t0["rows"] if parse_cell_id(r["cell"])["backend"] not in RANDOM_SEEDED]
     spread = max((r["insns_spread"] for r in fixed), default=0.0)
     tap.ok(spread <= INSNS_SPREAD_MAX,
            "T0: instructions per packet within %d of each other across runs, rhash cells aside (largest "
