@@ -9,6 +9,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "nft_concat_range"))
+import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 from dataclasses import replace  # noqa: E402
 
@@ -66,6 +67,24 @@ def main():
                groups["T6-dynset"][10].strip() == TABLES["T6"].PGOPTS,
                "plan (quick): every table's cells twice, each with its rules file; sets files; T6's pktgen options",
                (n, len(cells), len(want)))
+    # the tooling's element generator (userspace/src/gen.c) against ours:
+    # the ranged concatenation and the first field of every set type
+    nftlab = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "userspace", "build", "nftlab")
+    if os.access(nftlab, os.X_OK):
+        diff = []
+        for t in TYPES.values():
+            sets = {name: elems for name, _, _, elems in set_defs(t)}
+            for name, fields in (("test", t.fields), ("noconcat", t.fields[:1])):
+                r = subprocess.run([nftlab, "gen", ",".join(fields), "--count", str(t.entries + 1),
+                                    "--start", str(t.start), "--range-size", "1"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                if r.returncode != 0 or r.stdout.splitlines() != sets[name]:
+                    diff.append("%s %s: nftlab gen exit %d, first line %r, ours %r" % (
+                        t.name, name, r.returncode, r.stdout.splitlines()[:1], sets[name][:1]))
+        tap.ok(not diff, "nftlab gen prints the elements of our ranged sets for every set type (%d types)"
+               % len(TYPES), "\n".join(diff))
+    else:
+        tap.skip("nftlab gen prints the elements of our ranged sets", "userspace/build/nftlab not built (make userspace)")
     return taplib.done(tap, count_file)
 
 
