@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of nft_concat_range/t0.py's analysis (TAP): snapshots to
-per-packet counts, boots to rows, exactness across rounds, call-site
-parsing.  No kernel, no QEMU."""
+"""Unit tests of T0's analysis (nft_concat_range/nftbench/tables/t0.py) and
+runner (t0run.py) (TAP): snapshots to per-packet counts, boots to rows,
+exactness across rounds, call-site parsing.  No kernel, no QEMU."""
 import json
 import os
 import sys
@@ -10,16 +10,12 @@ import tempfile
 from fractions import Fraction
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "nft_concat_range"))
-import t0  # noqa: E402
+from nftbench import tap as taplib  # noqa: E402
+from nftbench import t0run  # noqa: E402
+from nftbench.tables import t0  # noqa: E402
 
-n = failed = 0
-
-
-def ok(cond, desc):
-    global n, failed
-    n += 1
-    print("%s %d - %s" % ("ok" if cond else "not ok", n, desc))
-    failed += not cond
+tap, count_file = taplib.from_argv()
+ok = tap.ok
 
 
 def snap(seq, packets, insns, calls):
@@ -112,11 +108,10 @@ with tempfile.TemporaryDirectory() as d:
     ok(bool(res["errors"]) and not res["rows"], "analyse: a run whose counted packets differ from pktgen's is an error")
 
 line = "ffffffff8123abcd:\te8 2e 41 00 00       \tcall   ffffffff8123fd00 <netif_receive_skb>"
-m = t0.CALL_RE.match(line)
+m = t0run.CALL_RE.match(line)
 ok(m is not None and m.group(3) == "netif_receive_skb" and len(m.group(2).split()) == 5,
    "CALL_RE: address, length and target of a direct call in objdump -d -w output")
-ok(t0.CALL_RE.match("ffffffff8123abcd:\tff d0                \tcall   *%rax") is None,
+ok(t0run.CALL_RE.match("ffffffff8123abcd:\tff d0                \tcall   *%rax") is None,
    "CALL_RE: an indirect call is not a site")
 
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+sys.exit(taplib.done(tap, count_file))

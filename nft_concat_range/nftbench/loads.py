@@ -12,7 +12,7 @@ This module writes the nftlab side of a plan and summarises loads.tsv.
 """
 import os
 
-from stats import median
+from .stats import median
 
 
 def nftlab_commands(table, chain, dev, sets, name_prefix):

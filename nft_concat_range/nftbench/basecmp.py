@@ -16,9 +16,11 @@ interval of one new sample from our samples of that cell: mean +/- t(n-1) *
 s * sqrt(1 + 1/n).  That interval is the noise floor of a single
 measurement; a value outside it is reported as DISAGREE, never hidden.
 """
+import os
 import re
 
-from stats import median, prediction_interval
+from .model import BACKENDS, TYPE_ORDER, TYPES, cell_id
+from .stats import median, prediction_interval
 
 # "  net,port    235s   [ OK ]", or the name alone when the test printed
 # something before its verdict or was stopped; then the verdict may follow
@@ -26,12 +28,10 @@ from stats import median, prediction_interval
 # because error text can follow a SKIP on lines indented alike.
 TYPE_LINE = re.compile(r"^  (\S+)(.*)$")
 STATUS = re.compile(r"(\d+)s\s*\[ ?(OK|SKIP|FAIL) ?\]")
-RATE_LINES = (
-    ("drop", re.compile(r"baseline \(drop from netdev hook\):\s+(\d+)pps")),
-    ("hash", re.compile(r"baseline hash \(non-ranged entries\):\s+(\d+)pps")),
-    ("rbtree", re.compile(r"baseline rbtree \(match on first field only\):\s+(\d+)pps")),
-    ("pipapo", re.compile(r"set with\s+(\d+) full, ranged entries:\s+(\d+)pps")),
-)
+# One rate line per T1 column: the drop line here, each backend's in its
+# record (model.BACKENDS).
+RATE_LINES = (("drop", re.compile(r"baseline \(drop from netdev hook\):\s+(\d+)pps")),) + tuple(
+    (b.name, re.compile(b.base_line)) for b in BACKENDS.values())
 
 
 def parse_output(text, names):
@@ -55,11 +55,10 @@ def parse_output(text, names):
             m = rx.search(line)
             if not m:
                 continue
-            if col == "pipapo":
+            if rx.groups == 2:
+                # the ranged set's line names its entry count too
                 cur["entries"] = int(m.group(1))
-                cur["pps"][col] = int(m.group(2))
-            else:
-                cur["pps"][col] = int(m.group(1))
+            cur["pps"][col] = int(m.group(rx.groups))
     return out
 
 
@@ -125,3 +124,45 @@ def render(per_kernel):
             lines.append("    %d of %d compared cells agree" % (agree, compared))
         lines.append("")
     return "\n".join(lines).rstrip()
+
+
+def script_logs(resdir, meta):
+    """{role: output text} of the base script for every kernel it ran on:
+    from its log in RESDIR (selftest-ROLE/output.log from bench, or
+    selftest-ROLE.log beside a stored results.json), else from the
+    run's meta (selftest_log, which results.json carries)."""
+    out = {}
+    for role in sorted(meta.get("selftest", {})):
+        for log in (os.path.join(resdir, "selftest-%s" % role, "output.log"),
+                    os.path.join(resdir, "selftest-%s.log" % role)):
+            if os.path.isfile(log):
+                out[role] = open(log, errors="replace").read()
+                break
+        else:
+            if role in meta.get("selftest_log", {}):
+                out[role] = meta["selftest_log"][role]
+    return out
+
+
+def base_selftest(meta, cells):
+    """{role: (status, comparison rows)} for every kernel the base tree's
+    perf script ran on (bench --selftest), against our T1 cells."""
+    out = {}
+    by_display = {TYPES[t].display: t for t in TYPES}
+
+    def ours(disp, col):
+        t = by_display[disp]
+        cid = cell_id("T1", t, "drop", 0, "-") if col == "drop" else cell_id("T1", t, col, 1, "-")
+        return cells.pps(role, cid) if cells.status(role, cid) == "ok" else []
+
+    def entries(disp):
+        return TYPES[by_display[disp]].entries if disp in by_display else None
+
+    logs = meta.get("selftest_log", {})
+    for role, status in sorted(meta.get("selftest", {}).items()):
+        rows = []
+        if role in logs:
+            parsed = parse_output(logs[role], by_display)
+            rows = compare(parsed, ours, entries, [TYPES[t].display for t in TYPE_ORDER])
+        out[role] = (status, rows)
+    return out

@@ -3,7 +3,7 @@
 
 Medians with a distribution-free CI (order statistics), Student's t from
 the regularised incomplete beta function, the pooled two-sample t exactly
-as ministat computes it (so that `ncr.py selftest` can check one against
+as ministat computes it (so that the unit tests can check one against
 the other on the same data), a least-squares slope with its CI, and the
 ministat runner whose verdict the reports quote verbatim.
 """

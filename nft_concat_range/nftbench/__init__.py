@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0
+"""nftbench - plans, statistics and reports of the nftlab performance suite.
+
+Theory of operation
+-------------------
+The suite measures the cost of nf_tables set lookups the way the base tree's
+nft_concat_range.sh performance group does (Brivio's method, seed 002):
+pktgen injects one packet over and over into the receive path of a dummy
+device (xmit_mode netif_receive) and a netdev ingress chain drops it.  The
+packet rate with a rule that looks the packet up in a set, compared with the
+rate of a rule that only drops, gives the cost of one lookup:
+
+    ns per lookup = 1e9 / rate(lookup rule) - 1e9 / rate(drop rule)
+
+One lookup is a few percent of the per-packet cost and pktgen rates in the
+lab move 10-20 % from run to run, so:
+
+  * every cell is measured many times, interleaved with the cells it is
+    compared with (shuffled order per repetition, knob toggles inside one
+    boot) and, where two kernels are compared, in alternating boots;
+  * the lookup cost is taken per repetition against the drop rate measured
+    next to it (paired), then summarised by the median with a
+    distribution-free 95 % confidence interval (order statistics);
+  * A/B verdicts come from Debian's ministat (Student's t, 95 %), quoted
+    verbatim; an A/A pair (same kernel, same configuration) shows the noise
+    floor;
+  * small costs are amplified: N identical lookup rules per packet, the
+    per-lookup cost being the least-squares slope of ns/packet over N.
+
+Every sample carries pktgen's own packet count and the rule counter; a
+sample where they differ is invalid and makes its whole cell invalid.
+
+This package never runs inside the guest: plans.py writes plain files
+(plan, nft scripts) that guest/run-plan executes with nothing but bash, nft,
+ip and /proc/net/pktgen.
+
+Modules, one job each: model (set types, sets, backends, roles, cell IDs),
+generators (sets, packets, nft scripts), plans, ingest (results directories),
+stats, analysis (cells, summaries, ministat, noise floor), render (text),
+plots (gnuplot), report, validate, drift, loads (nft -f vs nftlab), basecmp
+(the base tree's perf script), tap, cli; tables/ holds one module per table
+(T1..T6: cells, analysis, text, chart, expected shape) and t0 (exact counts)
+with its runner t0run.  Entry points: ../ncr.py and ../t0.py.
+"""

@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Command lines of the suite: ncr.py (plan, roles, report, validate,
+drift) and t0.py (run, report, validate)."""
+import argparse
+
+from . import __doc__ as package_doc
+from .model import DEFAULT_T2_LOOKUPS, ROLES
+from .tables import ALL_TABLES
+
+
+def ncr_main(argv=None):
+    from .drift import drift
+    from .plans import parse_tables, roles_for, write_plan
+    from .report import report
+    from .validate import validate
+
+    ap = argparse.ArgumentParser(prog="ncr.py", description=package_doc.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("plan", help="write a boot's plan and nft scripts")
+    p.add_argument("--role", required=True, choices=sorted(ROLES))
+    p.add_argument("--tables", default=",".join(ALL_TABLES))
+    p.add_argument("--reps", type=int, default=3)
+    p.add_argument("--duration", default="1")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--dev", default="nftb0")
+    p.add_argument("--t2-lookups", type=int, default=DEFAULT_T2_LOOKUPS)
+    p.add_argument("--every", action="store_true", help="every scenario on this kernel (quick)")
+    p.add_argument("--out", required=True)
+    p = sub.add_parser("roles", help="kernel roles the tables need")
+    p.add_argument("--tables", default=",".join(ALL_TABLES))
+    p = sub.add_parser("report", help="results.json, report.md and SVGs of a results dir")
+    p.add_argument("resdir")
+    p.add_argument("--quiet", action="store_true")
+    p = sub.add_parser("validate", help="TAP checks of a results dir")
+    p.add_argument("resdir")
+    p.add_argument("--tap-start", type=int, default=0)
+    p.add_argument("--count-file")
+    p = sub.add_parser("drift", help="why samples of one cell differ within a boot (stored runs)")
+    p.add_argument("paths", nargs="+", help="results directories or results .json files")
+    args = ap.parse_args(argv)
+    if args.cmd == "plan":
+        print(write_plan(args.role, parse_tables(args.tables), args.reps, args.duration, args.seed, args.dev,
+                         args.t2_lookups, args.every, args.out))
+        return 0
+    if args.cmd == "roles":
+        for r in roles_for(parse_tables(args.tables)):
+            print("%s %s %s" % ((r,) + ROLES[r]))
+        return 0
+    if args.cmd == "report":
+        return report(args.resdir, args.quiet)
+    if args.cmd == "validate":
+        return validate(args.resdir, args.tap_start, args.count_file)
+    print(drift(args.paths))
+    return 0
+
+
+def t0_main(argv=None):
+    from . import t0run
+    from .tables import t0
+
+    ap = argparse.ArgumentParser(prog="t0.py", description=t0.__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run", help="boot the x86_64 kernels with the plugin and count")
+    r.add_argument("--results", required=True)
+    r.add_argument("--quick", action="store_true", help="a few scenarios, small counts")
+    r.add_argument("--rounds", type=int, default=2, help="boots per kernel and command line")
+    r.add_argument("--reps", type=int, default=1, help="passes over the cells in each boot")
+    r.add_argument("--variants", default="baseline,patched")
+    r.add_argument("--mitigations", default=",".join(t0.MITIGATIONS))
+    r.add_argument("--no-build", dest="build", action="store_false")
+    p = sub.add_parser("report", help="t0.json and t0.md from the raw counts")
+    p.add_argument("results")
+    p.add_argument("--quiet", action="store_true")
+    v = sub.add_parser("validate", help="TAP checks of a T0 run")
+    v.add_argument("results")
+    v.add_argument("--tap-start", type=int, default=0)
+    v.add_argument("--count-file")
+    args = ap.parse_args(argv)
+    if args.cmd == "run":
+        return t0run.run(args)
+    if args.cmd == "report":
+        return t0.report(args.results, args.quiet)
+    return t0.validate(args.results, args.tap_start, args.count_file)

@@ -1,0 +1,111 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Plain-text rendering shared by the tables: aligned tables, summaries,
+the report header (with the run's noise floor) and invalid samples."""
+from .stats import median
+
+
+def render_table(header, rows):
+    widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]
+    sep = "-+-".join("-" * w for w in widths)
+
+    def line(r):
+        return " | ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip()
+    return "\n".join([line(header), sep] + [line(r) for r in rows])
+
+
+def fmt_num(v, nd=3):
+    return "-" if v is None else ("%.*f" % (nd, v))
+
+
+def fmt_summary(sm, nd=3, scale=1.0):
+    if sm is None:
+        return "-"
+    m = sm["median"] * scale
+    if sm["ci"]:
+        return "%.*f [%.*f,%.*f]" % (nd, m, nd, sm["ci"][0] * scale, nd, sm["ci"][1] * scale)
+    return "%.*f (n=%d, no CI)" % (nd, m, sm["n"])
+
+
+def cell_text(st, sm, nd=3, scale=1.0):
+    if st != "ok":
+        return st
+    return fmt_summary(sm, nd, scale)
+
+
+def noise_lines(noise):
+    """Header lines: a WARNING when the A/A pair differs, then the noise
+    floor as observed."""
+    if not noise:
+        return []
+    out = []
+    if noise["aa_state"] == "fail":
+        out.append("WARNING:     %s: this run's noise is larger than its confidence intervals say; "
+                   "treat every verdict below as unproven" % noise["aa_text"])
+    if "aa_rel" in noise:
+        aa = "A/A pair %+.2f%% +/- %.2f%% (ns per lookup, 95%% CI)" % (noise["aa_rel"], noise["aa_rel_half"])
+    else:
+        aa = noise["aa_text"]
+    if noise.get("cells"):
+        spread = ("same-cell spread: coefficient of variation of ns/packet median %.1f%%, 90th percentile "
+                  "%.1f%%, max %.1f%% over %d cells" % (noise["cv_median"], noise["cv_p90"], noise["cv_max"],
+                                                        noise["cells"]))
+    else:
+        spread = "same-cell spread: no cell has 2 valid samples"
+    out.append("noise floor: %s; %s" % (aa, spread))
+    return out
+
+
+def header_text(meta, boots, noise=None):
+    warn = [ln for ln in noise_lines(noise) if ln.startswith("WARNING")]
+    lines = warn + ["nftlab performance suite: nft_concat_range/bench (%s)" % meta.get("mode", "?"),
+                    "date:        %s" % meta.get("date", "?"),
+                    "base:        %s" % (meta.get("base") or "unknown (no BUILD-INFO)"),
+                    "CPU:         %s (%s CPUs on the host; guests run on one)" % (meta.get("cpu", "?"),
+                                                                               meta.get("nproc", "?"))]
+    if meta.get("arch", "um") == "um":
+        lines.append("target:      um (User-mode Linux lab kernels)")
+    else:
+        lines.append("target:      %s under QEMU TCG: a functional run; its rates are emulation speed, "
+                     "not performance figures" % meta["arch"])
+    for role, k in sorted(meta.get("kernels", {}).items()):
+        lines.append("kernel:      %-19s %s" % (role, k.get("status") if k.get("status") != "ok" else
+                                                 "%s (commit %s)" % (k.get("dir", "?"), (k.get("commit") or "?")[:12])))
+    series = {k.get("series") for k in meta.get("kernels", {}).values() if k.get("series") is not None}
+    for s in sorted(series):
+        lines.append("series:      %s" % (s or "(none: lab patches only)"))
+    lines += ["repetitions: %s per cell (%s boots x %s interleaved repetitions per boot), %s s per sample" % (
+        meta.get("reps_total"), meta.get("rounds"), meta.get("reps_per_boot"), meta.get("duration")),
+        "confidence:  95% (medians with order-statistics CIs; A/B verdicts by ministat, Student's t)",
+        "packets:     pktgen xmit_mode netif_receive on a dummy device, netdev ingress chain, burst %s"
+        % meta.get("burst", "?"),
+        "knob:        %s" % meta.get("knob", "?")]
+    loads = meta.get("load_during", [])
+    if loads:
+        lines.append("host load:   %s" % "; ".join(loads))
+    steal = meta.get("steal")
+    if steal:
+        worst = max(steal, key=steal.get)
+        lines.append("host steal:  %.1f%% of the host's CPU time went to other guests during the boots (median; "
+                     "max %.1f%% in %s)" % (median(list(steal.values())), steal[worst], worst))
+    if meta.get("builds_running"):
+        lines.append("WARNING:     kernel builds (cc1) were running during the measurement: timings are unreliable")
+    inval = sum(1 for b in boots for s in b["samples"] if not s["valid"])
+    total = sum(len(b["samples"]) for b in boots)
+    lines.append("samples:     %d, of which %d invalid (counters did not match or pktgen failed)" % (total, inval))
+    lines += [ln for ln in noise_lines(noise) if not ln.startswith("WARNING")]
+    failed = [b for b in boots if b.get("status") not in (None, 0, "0")]
+    for b in failed:
+        lines.append("boot failed: %s (%s, exit %s)" % (b["dir"], b.get("role"), b.get("status")))
+    return "\n".join(lines)
+
+
+def invalid_details(boots, limit=20):
+    out = []
+    for b in boots:
+        for s in b["samples"]:
+            if not s["valid"]:
+                out.append("  %s %s rep %s: %s (sofar %s counter %s)" % (b["role"], s["cell"], s["rep"], s["reason"],
+                                                                       s["sofar"], s["counter"]))
+    if len(out) > limit:
+        out = out[:limit] + ["  ... %d more" % (len(out) - limit)]
+    return out

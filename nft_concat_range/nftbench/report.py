@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The report of a results directory: every table's figures, text and
+chart, the set-loading table, the base script beside T1; written as
+report.md, results.json (schema SCHEMA), run.json and one SVG per table."""
+import json
+import os
+
+from . import basecmp, loads
+from .analysis import Analysis, noise_floor
+from .files import write
+from .ingest import load_run, read_t0
+from .model import DEFAULT_T2_LOOKUPS, SCHEMA, TYPE_ORDER, TYPES
+from .plots import plot_tables
+from .render import header_text, invalid_details
+from .tables import ALL_TABLES, TABLES, t0
+
+
+class Report(Analysis):
+    """The figures of every table of a run (tables: {name: figures})."""
+
+    def __init__(self, resdir, boots, meta):
+        super().__init__(resdir, boots, meta.get("t2_lookups", DEFAULT_T2_LOOKUPS))
+        self.boots = boots
+        self.meta = meta
+        self.tables = {}
+        self.noise = None
+
+    def build(self, tables):
+        for t in tables:
+            self.tables[t] = TABLES[t].analyse(self)
+        # T2 holds the run's A/A pair
+        self.noise = noise_floor(self.tables.get("T2", {}).get("aa"), self.boots)
+
+
+def report(resdir, quiet=False):
+    """Writes the report files of RESDIR; everything they show comes from
+    what results.json carries, so a stored results.json alone re-renders
+    them (the base script's output is kept in meta, T0's figures beside)."""
+    meta, boots, source = load_run(resdir)
+    logs = basecmp.script_logs(resdir, meta)
+    if logs:
+        meta["selftest_log"] = logs
+    t0fig = read_t0(resdir, source)
+    write(os.path.join(resdir, "run.json"), json.dumps(meta, indent=1, sort_keys=True) + "\n")
+    tables = meta.get("tables", list(ALL_TABLES))
+    rep = Report(resdir, boots, meta)
+    rep.build(tables)
+    plot_errs = plot_tables(resdir, {t: (TABLES[t], rep.tables[t]) for t in rep.tables})
+    texts = [header_text(meta, boots, rep.noise), ""]
+    # T0 (exact counts, t0.py's own run) goes first
+    if t0fig:
+        texts += [t0.render(t0fig), ""]
+    for t in tables:
+        texts += [TABLES[t].render(rep.tables[t]), ""]
+        if t in plot_errs:
+            texts += ["(no SVG: %s)" % plot_errs[t], ""]
+    load_rows = loads.load_table([r for b in boots for r in b["loads"]], TYPE_ORDER,
+                                 {t: TYPES[t].entries for t in TYPES})
+    if load_rows:
+        texts += [loads.render_loads(load_rows, {t: TYPES[t].display for t in TYPES}), ""]
+    inv = invalid_details(boots)
+    if inv:
+        texts += ["Invalid samples (their cells are reported INVALID, never used):"] + inv + [""]
+    base_rows = basecmp.base_selftest(meta, rep.cells)
+    if base_rows:
+        texts += [basecmp.render(base_rows), ""]
+    text = "\n".join(texts)
+    appendix = ["", "Appendix: ministat outputs", ""]
+    for title, out in rep.ministat:
+        appendix += ["$ ministat -c 95  # " + title, out.rstrip(), ""]
+    write(os.path.join(resdir, "report.md"), "```\n" + text + "\n```\n" + "\n```\n" + "\n".join(appendix) + "\n```\n")
+    results = dict(schema=SCHEMA, meta=meta, tables=rep.tables, loads=load_rows, noise=rep.noise,
+                   base_selftest={k: dict(status=v[0], rows=v[1]) for k, v in base_rows.items()},
+                   boots=[{k: v for k, v in b.items() if k not in ("samples", "loads")} for b in boots],
+                   load_samples=[r for b in boots for r in b["loads"]],
+                   samples=[s for b in boots for s in b["samples"]],
+                   svg={t: (t + ".svg") for t in tables if t not in plot_errs})
+    if t0fig:
+        results["t0"] = t0fig
+    write(os.path.join(resdir, "results.json"), json.dumps(results, indent=1, sort_keys=True, default=str) + "\n")
+    if not quiet:
+        print(text)
+    return 0

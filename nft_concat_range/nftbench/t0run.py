@@ -1,0 +1,207 @@
+# SPDX-License-Identifier: GPL-2.0
+"""T0's runner: the pktcount plugin, the symbols it watches, one QEMU boot
+per kernel, command line and round (kernel/lab-run), then the report."""
+import json
+import os
+import re
+import subprocess
+import sys
+
+from .files import cpu_model, write
+from .tables import t0
+
+SUITE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # nft_concat_range/
+TOP = os.path.dirname(SUITE)
+
+
+# Symbols of the kernel the plugin counts (regular expressions on nm names).
+THUNK_RE = re.compile(r"^(__x86_indirect_(call_|jump_|its_)?thunk_\w+|__x86_return_thunk|(?!__pfx_)\w+_return_thunk)$")
+COUNT_RE = re.compile(r"^(nft_do_chain\w*|nf_hook_slow|__dev_queue_xmit|nft_lookup_eval|nft_dynset_eval"
+                      r"|__?nft_set_do_lookup|nft_(hash|rhash|bitmap|rbtree|pipapo)\w*_(lookup|update|delete)\w*"
+                      r"|nft_pipapo_avx2_lookup|nft_objref\w*_eval|nft_counter_eval|nft_immediate_eval)$")
+# A snapshot each time the guest reads a pktgen device file (run-plan does
+# after every configuration command and after every run).
+MARKS = ("pktgen_if_show",)
+# Interrupt and exception entries: a region is suspended inside them.  Device
+# interrupts enter through one stub per vector in irq_entries_start (push
+# the vector, jump to asm_common_interrupt): each stub's first instruction
+# is an entry, asm_common_interrupt must not count again.
+IRQ_RE = re.compile(r"^asm_(sysvec_\w+|exc_\w+)$")
+IRQSTUBS = ("irq_entries_start", "spurious_entries_start")
+PUSH_RE = re.compile(r"^\s*([0-9a-f]+):\s+((?:[0-9a-f]{2} )+)\s*push\s+\$0x[0-9a-f]+")
+# The packet: pktgen's calls of these functions (ingress, egress).
+SITE_TARGETS = ("netif_receive_skb", "__dev_queue_xmit")
+
+
+def kernel_symbols(vmlinux):
+    """[(kind, addr, size, name)] for the plugin, from the kernel's symbol table."""
+    out = subprocess.run(["nm", "-S", "--defined-only", vmlinux], check=True,
+                         capture_output=True, text=True).stdout
+    syms, pktgen, stubs = {}, [], []
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 4:
+            addr, size, typ, name = parts
+        elif len(parts) == 3:
+            (addr, typ, name), size = parts, "0"
+        else:
+            continue
+        if typ not in "tT":
+            continue
+        if name.startswith("pktgen_"):
+            pktgen.append((int(addr, 16), int(size, 16)))
+        if name in IRQSTUBS:
+            stubs.append((int(addr, 16), int(size, 16)))
+            continue
+        if name in MARKS:
+            kind = "mark"
+        elif THUNK_RE.match(name):
+            kind = "thunk"
+        elif COUNT_RE.match(name):
+            kind = "count"
+        elif IRQ_RE.match(name):
+            kind = "irq"
+        else:
+            continue
+        a, n = int(addr, 16), int(size, 16)
+        # Aliases share an address: keep the widest range under the most
+        # specific name (__x86_indirect_thunk_array starts with _rax).
+        old = syms.get(a)
+        if old and old[0] != kind:
+            raise SystemExit("t0: %s: %s (%s) and %s (%s) share an address" % (vmlinux, old[3], old[0], name, kind))
+        if old:
+            n = max(n, old[2])
+            name = name if old[3].endswith("_array") else old[3]
+        syms[a] = (kind, a, n, name)
+    syms = list(syms.values())
+    missing = [m for m in MARKS if not any(s[3] == m and s[0] == "mark" for s in syms)]
+    if missing:
+        raise SystemExit("t0: %s has no symbol %s: cannot bracket pktgen runs" % (vmlinux, ", ".join(missing)))
+    if not any(s[3] == "asm_sysvec_apic_timer_interrupt" for s in syms) or not stubs:
+        raise SystemExit("t0: %s: no timer interrupt entry or no irq_entries_start stubs: "
+                         "interrupts would be counted as packet work" % vmlinux)
+    syms += irq_stubs(vmlinux, stubs)
+    sites = call_sites(vmlinux, pktgen)
+    if sorted({s[3] for s in sites}) != sorted(SITE_TARGETS):
+        raise SystemExit("t0: pktgen's calls of %s not found in %s (found %s)"
+                         % (", ".join(SITE_TARGETS), vmlinux, sites))
+    return sorted(syms + sites, key=lambda s: s[1])
+
+
+CALL_RE = re.compile(r"^\s*([0-9a-f]+):\s+((?:[0-9a-f]{2} )+)\s*call\s+[0-9a-f]+ <([\w.]+)>")
+
+
+def objdump(vmlinux, lo, n):
+    return subprocess.run(["objdump", "-d", "-w", "--start-address=0x%x" % lo,
+                           "--stop-address=0x%x" % (lo + n), vmlinux],
+                          check=True, capture_output=True, text=True).stdout
+
+
+def irq_stubs(vmlinux, ranges):
+    """("irq", address, length, name) of every vector stub's first
+    instruction (its push of the vector number)."""
+    out = []
+    for lo, n in ranges:
+        for line in objdump(vmlinux, lo, n).splitlines():
+            m = PUSH_RE.match(line)
+            if m:
+                a = int(m.group(1), 16)
+                out.append(("irq", a, len(m.group(2).split()), "irq_stub_%x" % a))
+    return out
+
+
+def call_sites(vmlinux, ranges):
+    """("site", address, length, target) of every direct call of a
+    SITE_TARGETS function inside the pktgen functions (pktgen_xmit may be
+    inlined into its caller)."""
+    sites = []
+    for lo, n in ranges:
+        for line in objdump(vmlinux, lo, n).splitlines():
+            m = CALL_RE.match(line)
+            if m and m.group(3) in SITE_TARGETS:
+                sites.append(("site", int(m.group(1), 16), len(m.group(2).split()), m.group(3)))
+    return sites
+
+
+def log(msg):
+    print("[t0] %s" % msg, file=sys.stderr, flush=True)
+
+
+def build_plugin():
+    subprocess.run(["make", "-s", "-C", os.path.join(SUITE, "tcg"), "O=%s" % os.path.join(TOP, "build", "tcg")],
+                   check=True)
+    return os.path.join(TOP, "build", "tcg", "pktcount.so")
+
+
+def kernel_dir(variant, build):
+    if build:
+        r = subprocess.run([os.path.join(TOP, "kernel", "build"), "x86_64", variant, "retpoline"],
+                           stdout=subprocess.PIPE, text=True)
+        return r.stdout.strip() if r.returncode == 0 else None
+    cache = os.environ.get("NFTLAB_CACHE", os.path.expanduser("~/.cache/nftlab"))
+    try:
+        base = open(os.path.join(cache, "base", "current")).read().strip()
+    except OSError:
+        return None
+    d = os.path.join(cache, "kernels", base, "x86_64-%s-retpoline" % variant)
+    return d if os.path.isfile(os.path.join(d, "bzImage")) else None
+
+
+def boot(rawdir, kdir, syms, plugin, variant, mitigation, rnd, quick, counts, reps):
+    """One QEMU boot running every cell of the variant with counted pktgen runs."""
+    name = "%s-%s-r%d" % (variant, mitigation, rnd)
+    bdir = os.path.join(rawdir, name)
+    os.makedirs(bdir, exist_ok=True)
+    ncells = t0.write_plan(os.path.join(bdir, "plan"), variant, quick, reps)
+    symf = os.path.join(bdir, "syms.txt")
+    write(symf, "".join("%s %x %x %s\n" % s for s in syms))
+    countsf = os.path.join(bdir, "counts.jsonl")
+    env = ["env", "NFTB_COUNTS=%s" % " ".join(str(c) for c in counts)]
+    cmd = [os.path.join(TOP, "kernel", "lab-run"), "--arch", "x86_64", "--kernel", kdir,
+           "--results", bdir, "--timeout", str(300 + 60 * ncells),
+           "--append", "spectre_v2=%s nokaslr" % mitigation,
+           "--qemu-arg", "-icount", "--qemu-arg", "shift=0,sleep=off",
+           "--qemu-arg", "-plugin", "--qemu-arg", "%s,syms=%s,out=%s" % (plugin, symf, countsf),
+           "--"] + env + [os.path.join(SUITE, "guest", "run-plan"), os.path.join(bdir, "plan"),
+                          os.path.join(bdir, "out")]
+    log("boot %s: %d cells x %d counted runs (QEMU TCG)" % (name, ncells, len(counts)))
+    with open(os.path.join(bdir, "console.log"), "w") as con:
+        rc = subprocess.run(cmd, stdout=con, stderr=subprocess.STDOUT).returncode
+    info = dict(name=name, variant=variant, mitigation=mitigation, round=rnd, kernel=kdir, status=rc,
+                counts=list(counts))
+    write(os.path.join(bdir, "boot.json"), json.dumps(info, indent=1) + "\n")
+    log("boot %s: exit %d" % (name, rc))
+    return rc
+
+
+def run(args):
+    """t0.py run: every boot of ARGS (see cli.t0_main), then the report."""
+    t0dir = os.path.join(args.results, "t0")
+    rawdir = os.path.join(t0dir, "raw")
+    os.makedirs(rawdir, exist_ok=True)
+    plugin = build_plugin()
+    variants = args.variants.split(",")
+    mitigations = args.mitigations.split(",")
+    counts = t0.COUNTS
+    failed = 0
+    kdirs, syms = {}, {}
+    for v in variants:
+        kdirs[v] = kernel_dir(v, args.build)
+        if not kdirs[v]:
+            log("x86_64 %s kernel not available: its boots are not run" % v)
+        else:
+            # what the plugin watches depends on the kernel image only
+            syms[v] = kernel_symbols(os.path.join(kdirs[v], "vmlinux"))
+    for rnd in range(1, args.rounds + 1):
+        for v in variants:
+            for m in mitigations:
+                if kdirs[v]:
+                    failed += boot(rawdir, kdirs[v], syms[v], plugin, v, m, rnd, args.quick, counts, args.reps) != 0
+    write(os.path.join(t0dir, "run.json"), json.dumps(dict(
+        quick=args.quick, rounds=args.rounds, reps=args.reps, variants=variants, mitigations=mitigations,
+        counts=list(counts), cpu=cpu_model(), kernels={v: kdirs[v] for v in variants}), indent=1) + "\n")
+    rc = t0.report(args.results)
+    print("\nresults: %s" % os.path.join(t0dir, "t0.md"))
+    return 1 if failed or rc else 0
+
+

@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The benchmark's tables, one module each, in report order.
+
+A table module has ROLES (the kernel roles it measures), groups() (its
+cells per boot), analyse() (its figures from the samples), render() (its
+text), plot() (its chart's data and gnuplot body), shape() (what validate
+expects of its figures) and may set PLOT_WIDTH.  Adding a table is one
+module here plus its name in TABLES.  T0 (exact counts, its own runner) is
+in t0.py and not a bench table.
+"""
+from . import t1, t2, t3, t4, t5, t6
+
+TABLES = {"T1": t1, "T2": t2, "T3": t3, "T4": t4, "T5": t5, "T6": t6}
+ALL_TABLES = tuple(TABLES)
+

@@ -1,0 +1,379 @@
+# SPDX-License-Identifier: GPL-2.0
+"""T0: what one packet costs, counted exactly (x86_64 under QEMU TCG).
+
+Theory of operation
+-------------------
+Timings on shared VMs move by 10-20 %, so the per-lookup effects of the
+series (a few percent of a packet) mostly read "no difference proven".
+Counts do not move: QEMU's TCG translates every instruction the real x86_64
+lab kernel executes, and our TCG plugin (tcg/pktcount.c) counts what the
+kernel does for one packet: inside pktgen's call of netif_receive_skb()
+(ingress) or __dev_queue_xmit() (egress), interrupts excluded,
+
+  * instructions;
+  * executions of each retpoline thunk (__x86_indirect_thunk_<reg>) and of
+    the return thunks, found in the kernel's own symbol table;
+  * indirect calls and jumps outside the thunks;
+  * calls of the functions the series is about (nft_do_chain*, each set
+    backend's lookup/update/delete, nf_hook_slow, __dev_queue_xmit, the
+    expression evals on the path).
+
+The guest runs the suite's own scenarios (guest/run-plan) with pktgen
+sending an exact number of packets (NFTB_COUNTS: a warm-up, then N1 and
+N2).  The plugin writes every counter whenever the guest reads a pktgen
+device file, which run-plan does after each run, and counts the packets
+(regions) itself, so each run's share is known.  Per packet is the slope
+between the two runs of a cell:
+
+    per packet = (count(N2 packets) - count(N1 packets)) / (N2 - N1)
+
+so what a run costs once (its first packet, the dynset elements the warm-up
+inserted) cancels.  QEMU runs with -icount, so virtual time follows the
+instruction count and nothing jiffies-driven on the packet path depends on
+the host's speed.  "Exact" is checked, not assumed: every cell runs in
+several boots (--rounds) and passes (--reps), and `validate` fails unless
+all of them count the same thunks, branches and calls.
+
+Boots: the x86_64 baseline and patched retpoline kernels, each with
+spectre_v2=retpoline (the thunks stay) and spectre_v2=off (the CPU does not
+need them: x86 rewrites the thunk calls into plain indirect calls and patch
+1's static key skips the direct-call chains); on the patched kernel every
+cell runs with the force-indirect knob at 0 and at 1.
+
+This module: T0's cells, plan, analysis, text and checks; t0run.py boots
+the kernels.  Results in DIR/t0/.
+"""
+import json
+import os
+from fractions import Fraction
+
+from ..files import write
+from ..generators import gen_dynset_rules, gen_dynset_sets, gen_egress, gen_rules, gen_sets, packet, set_defs
+from ..ingest import read_samples
+from ..model import BACKENDS, DYNSET_SRC, TYPES, cell, parse_cell_id
+from ..plans import cell_line, group_line
+from ..render import render_table
+from ..tap import Tap
+
+SCHEMA = "nftlab-t0/1"
+
+# Counted runs per cell: a warm-up, then the two whose difference is the
+# slope.  Multiples of the dynset scenario's 1000 sources, so that every
+# source is updated equally often in each run.
+COUNTS = (1000, 1000, 3000)
+MITIGATIONS = ("retpoline", "off")
+QUICK_ENTRIES = 10
+# Instructions per packet may move by one or two between runs (data
+# placement); more than this means the counting itself is broken.  Except
+# where the data differ by design: an rhash set seeds its hash at random
+# when it is created, so each boot walks another bucket chain (the
+# thunks, branches and calls stay the same and are still checked).
+INSNS_SPREAD_MAX = 2
+RANDOM_SEEDED = ("hash", "dynset")
+
+
+def scenarios(variant, quick=False):
+    """[(group dict, [cells])] for one kernel variant."""
+    knobs = ("0", "1") if variant == "patched" else ("-",)
+    backends = tuple(BACKENDS) if not quick else ("hash",)
+    ing = []
+    for k in knobs:
+        # Counts need no amplification: one lookup rule, against the drop
+        # cell, is one lookup exactly.
+        ing.append(cell("T0", "net_port", "drop", 0, k))
+        ing += [cell("T0", "net_port", b, 1, k) for b in backends]
+    egress = [cell("T0", "net_port", "nohook", 0, "-"), cell("T0", "net_port", "egress", 1, "-")]
+    if quick:
+        egress = egress[1:]
+    dyn = [cell("T0", "dynset", "dynset", 1, k) for k in knobs]
+    return [(dict(gid="T0-net_port", mode="ingress", type="net_port"), ing),
+            (dict(gid="T0-egress", mode="egress", type="net_port"), egress),
+            (dict(gid="T0-dynset", mode="ingress", type="dynset"), dyn)]
+
+
+def write_plan(plandir, variant, quick, reps=1, dev="nftb0"):
+    """The plan in guest/run-plan's format, built from the suite's generators."""
+    os.makedirs(plandir, exist_ok=True)
+    tdef = TYPES["net_port"]
+    # quick: 10 entries per set instead of 1000: loading them under TCG
+    # dominates a quick boot, and what is counted stays exact either way.
+    entries = QUICK_ENTRIES if quick else None
+    p = packet(tdef, entries)
+    lines = ["# nftlab T0 plan: %s" % variant]
+    ncells = 0
+    for g, cells in scenarios(variant, quick):
+        setsf, extra = "-", "-"
+        if g["type"] == "net_port" and g["mode"] == "ingress":
+            setsf = "sets-net_port.nft"
+            write(os.path.join(plandir, setsf), gen_sets(set_defs(tdef, entries), dev))
+        elif g["type"] == "dynset":
+            setsf = "sets-dynset.nft"
+            write(os.path.join(plandir, setsf), gen_dynset_sets(dev))
+            # a new skb per packet (burst 1), sources cycling over the dynset's addresses
+            extra = "burst 1;" + DYNSET_SRC
+        lines.append(group_line(g, p, setsf, extra))
+        for c in cells:
+            if c["backend"] in ("nohook", "egress"):
+                rf = "rules-egress-%s.nft" % c["backend"]
+                write(os.path.join(plandir, rf), gen_egress(dev, c["backend"] == "egress"))
+            elif c["backend"] == "dynset":
+                rf = "rules-dynset.nft"
+                write(os.path.join(plandir, rf), gen_dynset_rules("update"))
+            else:
+                rf = "rules-%s-%s-n%d.nft" % (c["type"], c["backend"], c["n"])
+                write(os.path.join(plandir, rf), gen_rules(tdef, c["backend"], c["n"]))
+            c["rules"] = rf
+        # REPS passes over the group's cells: each pass must count the same.
+        for rep in range(1, reps + 1):
+            for c in cells:
+                lines.append(cell_line(g["gid"], c, rep))
+                ncells += 1
+    write(os.path.join(plandir, "plan.tsv"), "\n".join(lines) + "\n")
+    return ncells
+
+
+# --------------------------------------------------------------------------
+# Analysis: snapshots -> per-packet counts.
+# --------------------------------------------------------------------------
+FIXED = ("kernel_insns", "indirect_calls", "indirect_jumps")
+
+
+def runs_from_snapshots(snaps):
+    """One dict per interval between consecutive snapshots in which packets
+    went through a region: packets and every counter's region part."""
+    runs = []
+    for a, b in zip(snaps, snaps[1:]):
+        dp = b["counters"]["packets"][1] - a["counters"]["packets"][1]
+        if not dp:
+            continue
+        runs.append(dict(packets=dp, leaves=b["counters"]["leaves"][0] - a["counters"]["leaves"][0],
+                         fixed={k: b["counters"][k][1] - a["counters"][k][1] for k in FIXED},
+                         calls={k: v[1] - a["calls"].get(k, [0, 0])[1] for k, v in b["calls"].items()}))
+    return runs
+
+
+def per_packet(r1, r2):
+    """Slope of every counter between two runs (Fractions)."""
+    dn = r2["packets"] - r1["packets"]
+    out = {k: Fraction(r2["fixed"][k] - r1["fixed"][k], dn) for k in FIXED}
+    out["calls"] = {k: Fraction(r2["calls"][k] - r1["calls"].get(k, 0), dn) for k in r2["calls"]}
+    return out
+
+
+def analyse_boot(bdir):
+    """{cell: [per-packet dict of each rep]} of one boot, or an error string."""
+    info = json.load(open(os.path.join(bdir, "boot.json")))
+    sp = os.path.join(bdir, "out", "samples.tsv")
+    cp = os.path.join(bdir, "counts.jsonl")
+    if info["status"] != 0:
+        return info, "guest exited %d (console.log)" % info["status"]
+    if not (os.path.isfile(sp) and os.path.isfile(cp)):
+        return info, "no samples.tsv or counts.jsonl"
+    samples = read_samples(sp)
+    bad = [s for s in samples if s["valid"] != "1"]
+    if bad:
+        return info, "invalid samples: " + "; ".join("%s: %s" % (s["cell"], s["reason"]) for s in bad[:5])
+    snaps = [json.loads(line) for line in open(cp) if line.strip()]
+    runs = runs_from_snapshots(snaps)
+    if len(runs) != len(samples):
+        return info, "%d counted pktgen runs for %d samples" % (len(runs), len(samples))
+    wrong = [(s["cell"], s["sofar"], r["packets"]) for s, r in zip(samples, runs) if s["sofar"] != str(r["packets"])]
+    if wrong:
+        return info, "packets counted in regions differ from pktgen's: %s" % wrong[:3]
+    open_ = [(s["cell"], r["packets"], r["leaves"]) for s, r in zip(samples, runs) if r["leaves"] != r["packets"]]
+    if open_:
+        return info, "regions opened and closed differ (cell, opened, closed): %s" % open_[:3]
+    counts = info["counts"]
+    cells, i = {}, 0
+    while i < len(samples):
+        cid = samples[i]["cell"]
+        group = samples[i:i + len(counts)]
+        if [s["cell"] for s in group] != [cid] * len(counts) or \
+                [int(s["sofar"]) for s in group] != counts:
+            return info, "cell %s: runs do not follow the counts %s" % (cid, counts)
+        pp = per_packet(runs[i + len(counts) - 2], runs[i + len(counts) - 1])
+        pp["knob"] = samples[i]["knob_req"]
+        cells.setdefault(cid, []).append(pp)
+        i += len(counts)
+    return info, cells
+
+
+def thunk_split(calls, syms_kind):
+    ind = sum(v for k, v in calls.items() if syms_kind.get(k) == "thunk" and "indirect" in k)
+    ret = sum(v for k, v in calls.items() if syms_kind.get(k) == "thunk" and "indirect" not in k)
+    return ind, ret
+
+
+def fmt(x):
+    """A per-packet Fraction as printed: integers as such, else 2 decimals."""
+    if x.denominator == 1:
+        return str(x.numerator)
+    return "%.2f" % float(x)
+
+
+def analyse(resdir):
+    t0dir = os.path.join(resdir, "t0")
+    rawdir = os.path.join(t0dir, "raw")
+    run = json.load(open(os.path.join(t0dir, "run.json")))
+    boots, errors, kinds = {}, {}, {}
+    for name in sorted(os.listdir(rawdir)):
+        bdir = os.path.join(rawdir, name)
+        if not os.path.isfile(os.path.join(bdir, "boot.json")):
+            continue
+        info, res = analyse_boot(bdir)
+        key = (info["variant"], info["mitigation"])
+        for line in open(os.path.join(bdir, "syms.txt")):
+            k, _, _, n = line.split()
+            kinds[n] = k
+        if isinstance(res, str):
+            errors[name] = res
+            continue
+        boots.setdefault(key, {})[info["round"]] = res
+    rows, unstable = [], []
+    for (variant, mitig), rounds in sorted(boots.items()):
+        first = rounds[min(rounds)]
+        for cid in first:
+            # every pass of every boot of this kernel and command line
+            runs = [p for x in sorted(rounds) for p in rounds[x].get(cid, [])]
+            pp = runs[0]
+            ind, ret = thunk_split(pp["calls"], kinds)
+            insns = sorted({p["kernel_insns"] for p in runs})
+            row = dict(cell=cid, variant=variant, mitigation=mitig, knob=pp["knob"],
+                       kernel_insns=fmt(insns[0]) if len(insns) == 1 else
+                       "%s..%s" % (fmt(insns[0]), fmt(insns[-1])),
+                       insns_min=float(insns[0]), insns_spread=float(insns[-1] - insns[0]),
+                       indirect_thunks=fmt(ind), return_thunks=fmt(ret),
+                       indirect_other=fmt(pp["indirect_calls"] + pp["indirect_jumps"]),
+                       calls={k: fmt(v) for k, v in sorted(pp["calls"].items())
+                              if kinds.get(k) == "count" and v},
+                       thunks={k: fmt(v) for k, v in sorted(pp["calls"].items())
+                               if kinds.get(k) == "thunk" and v},
+                       rounds=sorted(rounds), runs=len(runs))
+            # Branches, thunks and calls are what the series changes: they
+            # must be the same in every run.  The instruction count may
+            # move by a few where data placement differs between runs (a
+            # table created anew per pass): shown as a range, never hidden.
+            structural = {json.dumps(render_structure(row_of(p, kinds)), sort_keys=True) for p in runs}
+            row["identical"] = len(runs) > 1 and len(structural) == 1
+            row["insns_identical"] = len(insns) == 1
+            if len(runs) > 1 and not row["identical"]:
+                unstable.append("%s %s %s" % (variant, mitig, cid))
+            rows.append(row)
+    return dict(schema=SCHEMA, run=run, rows=rows, errors=errors, unstable=unstable)
+
+
+def row_of(pp, kinds):
+    ind, ret = thunk_split(pp["calls"], kinds)
+    return dict(kernel_insns=pp["kernel_insns"], ind=ind, ret=ret,
+                other=pp["indirect_calls"] + pp["indirect_jumps"],
+                calls={k: v for k, v in pp["calls"].items() if v})
+
+
+def render_structure(r):
+    """A run's per-packet counts, instructions aside, exactly (not rounded:
+    one call more in 2000 packets must show)."""
+    return dict(ind=str(r["ind"]), ret=str(r["ret"]), other=str(r["other"]),
+                calls={k: str(v) for k, v in sorted(r["calls"].items())})
+
+
+def short_cell(cid):
+    c = parse_cell_id(cid)
+    backend, n = c["backend"], "n%d" % c["n"]
+    if backend in ("nohook", "egress"):
+        return "egress %s" % ("no hook" if backend == "nohook" else "hook")
+    if backend == "dynset":
+        return "dynset update"
+    if backend == "drop":
+        return "drop (hook only)"
+    return "%s %s" % (backend, n)
+
+
+def render(t0):
+    run = t0["run"]
+    out = ["T0: per packet, exact (x86_64 kernels under QEMU TCG -icount, pktcount plugin)",
+           "  slope between pktgen runs of %d and %d packets in one boot (after a warm-up run);"
+           % tuple(run["counts"][-2:]),
+           "  %d boot(s) per kernel and command line x %d pass(es) over the cells; same: 'yes' = every run"
+           " printed the same numbers" % (run["rounds"], run.get("reps", 1)),
+           "  per packet: inside pktgen's call of netif_receive_skb() (ingress) or __dev_queue_xmit()"
+           " (egress), interrupts excluded",
+           "  host CPU: %s (counts do not depend on it)" % run.get("cpu", "?"), ""]
+    hdr = ["scenario", "kernel", "spectre_v2", "knob", "insns", "ind.thunks", "ret.thunks", "ind.other",
+           "same"]
+    rows = []
+    for r in sorted(t0["rows"], key=lambda r: (parse_cell_id(r["cell"])["backend"], r["cell"], r["variant"],
+                                               r["mitigation"], r["knob"])):
+        rows.append([short_cell(r["cell"]), r["variant"], r["mitigation"], r["knob"], r["kernel_insns"],
+                     r["indirect_thunks"], r["return_thunks"], r["indirect_other"],
+                     "-" if r["runs"] < 2 else ("NO" if not r["identical"] else
+                                                ("yes" if r["insns_identical"] else "calls"))])
+    out.append(render_table(hdr, rows))
+    out += ["", "Calls per packet of the functions the series is about (thunks by name after '|'):"]
+    for r in sorted(t0["rows"], key=lambda r: (r["cell"], r["variant"], r["mitigation"], r["knob"])):
+        calls = " ".join("%s=%s" % kv for kv in r["calls"].items())
+        thunks = " ".join("%s=%s" % (k.replace("__x86_", ""), v) for k, v in r["thunks"].items())
+        out.append("  %-18s %-8s %-9s k%s: %s | %s" % (short_cell(r["cell"]), r["variant"], r["mitigation"],
+                                                      r["knob"], calls, thunks))
+    if t0["errors"]:
+        out += ["", "Boots without figures:"] + ["  %s: %s" % kv for kv in sorted(t0["errors"].items())]
+    moved = [r for r in t0["rows"] if not r["insns_identical"]]
+    if moved:
+        out += ["", "same 'calls': thunks, branches and calls identical in every run, instructions per packet"
+                " moved (range shown, largest spread %.2f per packet).  The hash and dynset cells use rhash"
+                " sets, which seed their hash at random: each boot walks another bucket chain."
+                % max(r["insns_spread"] for r in moved)]
+    if t0["unstable"]:
+        out += ["", "NOT EXACT: these cells counted other thunks, branches or calls in different runs:"] + \
+               ["  " + u for u in t0["unstable"]]
+    return "\n".join(out)
+
+
+
+def report(results, quiet=False):
+    """t0.json and t0.md of RESULTS/t0 from its raw counts."""
+    t0 = analyse(results)
+    t0dir = os.path.join(results, "t0")
+    write(os.path.join(t0dir, "t0.json"), json.dumps(t0, indent=1, sort_keys=True) + "\n")
+    text = render(t0)
+    write(os.path.join(t0dir, "t0.md"), "```\n" + text + "\n```\n")
+    if not quiet:
+        print(text)
+    return 0
+
+
+def validate(results, tap_start=0, count_file=None):
+    """TAP: every boot, every cell, exactness."""
+    tap = Tap(tap_start)
+    t0dir = os.path.join(results, "t0")
+    try:
+        t0 = json.load(open(os.path.join(t0dir, "t0.json")))
+    except (OSError, ValueError) as e:
+        tap.ok(False, "T0: t0.json readable", e)
+        return 1
+    run = t0["run"]
+    tap.ok(t0.get("schema") == SCHEMA, "T0: t0.json schema %s" % SCHEMA)
+    tap.ok(not t0["errors"], "T0: every boot ran, all samples valid, every pktgen run bracketed by marks",
+           "\n".join("%s: %s" % kv for kv in sorted(t0["errors"].items())))
+    for v in run["variants"]:
+        for m in run["mitigations"]:
+            got = {r["cell"] for r in t0["rows"] if r["variant"] == v and r["mitigation"] == m}
+            want = {c["cell"] for _, cells in scenarios(v, run["quick"]) for c in cells}
+            tap.ok(got == want, "T0: %s spectre_v2=%s: every scenario counted (%d)" % (v, m, len(want)),
+                   "missing: %s" % sorted(want - got))
+    runs = min((r["runs"] for r in t0["rows"]), default=0)
+    tap.ok(runs >= 2 and all(r["identical"] for r in t0["rows"]),
+           "T0: exact: every cell's %d runs (%d boots x %d passes) counted the same thunks, indirect "
+           "branches and calls per packet" % (runs, run["rounds"], run.get("reps", 1)),
+           "\n".join(t0["unstable"]) or "fewer than two runs per cell")
+    fixed = [r for r in t0["rows"] if parse_cell_id(r["cell"])["backend"] not in RANDOM_SEEDED]
+    spread = max((r["insns_spread"] for r in fixed), default=0.0)
+    tap.ok(spread <= INSNS_SPREAD_MAX,
+           "T0: instructions per packet within %d of each other across runs, rhash cells aside (largest "
+           "spread %.2f, %d of %d cells identical)" % (INSNS_SPREAD_MAX, spread,
+                                                      sum(r["insns_identical"] for r in t0["rows"]),
+                           len(t0["rows"])))
+    pos = [r for r in t0["rows"] if r["insns_min"] <= 0]
+    tap.ok(not pos, "T0: every scenario executes kernel instructions per packet")
+    tap.count_file(count_file)
+    return tap.status()
+

@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The synthetic fixture of the report tests: a results directory with
+raw samples drawn from a known cost model, one sample with a bad counter."""
+import json
+import os
+import random
+
+from nftbench.files import write
+from nftbench.model import DEFAULT_T2_LOOKUPS, ROLES
+from nftbench.plans import groups_for
+from nftbench.tables import ALL_TABLES
+
+
+def synth_results(wd):
+    """A results directory with samples drawn from a known cost model:
+    ns/packet = drop + n * lookup (per backend, kernel, knob) + noise."""
+    rng = random.Random(7)
+    drop_ns = 800.0
+    cost = {("baseline", "-"): 60.0, ("patched", "-"): 50.0, ("patched", "0"): 50.0,
+            ("patched", "1"): 65.0, ("plain", "-"): 48.0}
+    write(os.path.join(wd, "run.env"), "mode=default\ntables=%s\nrounds=2\nreps_per_boot=4\n"
+          "duration=0.5\nt2_lookups=10\nknob=net.netfilter.nft_force_indirect_calls\nburst=1000\n"
+          "date=synthetic\n" % ",".join(ALL_TABLES))
+    kt = []
+    for role in ROLES:
+        kt.append("%s\tok\t%s" % (role, wd))
+        for rnd in (1, 2):
+            d = os.path.join(wd, "raw", "r%d-%s" % (rnd, role))
+            os.makedirs(os.path.join(d, "out"))
+            write(os.path.join(d, "boot.json"), json.dumps(dict(role=role, round=rnd, kernel=wd, status=0)))
+            lines = []
+            variant, flavor = ROLES[role]
+            key = "plain" if flavor == "plain" else variant
+            for g, cells in groups_for(role, list(ALL_TABLES), DEFAULT_T2_LOOKUPS):
+                for rep in range(1, 5):
+                    for c in cells:
+                        k = c["knob"]
+                        per = cost.get((key, k), cost.get((key, "-")))
+                        ns = drop_ns + c["n"] * per * (1.0 if c["backend"] != "rbtree" else 1.3)
+                        ns *= 1 + rng.gauss(0, 0.002)
+                        pps = 1e9 / ns
+                        sofar = int(pps * 0.5)
+                        bad = role == "baseline-retpoline" and c["cell"] == "T1/port_net/hash/n1/k-" and rep == 2
+                        lines.append("\t".join(str(x) for x in (
+                            c["cell"], rep, k, k, 500000, sofar, 0, sofar - (1 if bad else 0), 0, "%.1f" % pps,
+                            0 if bad else 1, "counter %d != sent %d" % (sofar - 1, sofar) if bad else "ok")))
+            write(os.path.join(d, "out", "samples.tsv"), "\n".join(lines) + "\n")
+    write(os.path.join(wd, "kernels.tsv"), "\n".join(kt) + "\n")
+    return {"T1 pipapo patched": cost[("patched", "-")], "T3 slope k1": cost[("patched", "1")],
+            "T6 cost k0": cost[("patched", "0")], "T6 cost k1": cost[("patched", "1")]}
