@@ -142,6 +142,31 @@ def gen_dynset_rules(backend):
     return "\n".join(out) + "\n"
 
 
+# The conntrack scenario (T0): conntrack's own hooks next to nf_tables chains.
+CT_TABLE = "nftbench_ct"
+
+
+def gen_ct_sets(dev):
+    """nft script: the netdev table (a chain that counts and accepts) and an
+    ip table whose prerouting chain tests ct state, which registers
+    conntrack's defrag (-400) and conntrack (-200) hooks in front of it."""
+    return "\n".join([
+        "add table netdev %s" % TABLE, "delete table netdev %s" % TABLE,
+        "table netdev %s {" % TABLE, "\tcounter test { }",
+        "\tchain %s { type filter hook ingress device \"%s\" priority 0; }" % (CHAIN, dev),
+        "}",
+        "add table ip %s" % CT_TABLE, "delete table ip %s" % CT_TABLE,
+        "table ip %s {" % CT_TABLE,
+        "\tchain pre { type filter hook prerouting priority 0; ct state new,established accept; }",
+        "}"]) + "\n"
+
+
+def gen_ct_rules():
+    """nft script of the conntrack cell: count, then on to the IP layer."""
+    return "flush chain netdev %s %s\nadd rule netdev %s %s counter name \"test\" accept\n" % (
+        TABLE, CHAIN, TABLE, CHAIN)
+
+
 def gen_egress(dev, hook):
     """nft script for one egress cell: no table at all (no hook registered)
     or a netdev egress chain with one counting rule that accepts."""

@@ -18,7 +18,8 @@ TOP = os.path.dirname(SUITE)
 THUNK_RE = re.compile(r"^(__x86_indirect_(call_|jump_|its_)?thunk_\w+|__x86_return_thunk|(?!__pfx_)\w+_return_thunk)$")
 COUNT_RE = re.compile(r"^(nft_do_chain\w*|nf_hook_slow|__dev_queue_xmit|nft_lookup_eval|nft_dynset_eval"
                       r"|__?nft_set_do_lookup|nft_(hash|rhash|bitmap|rbtree|pipapo)\w*_(lookup|update|delete)\w*"
-                      r"|nft_pipapo_avx2_lookup|nft_objref\w*_eval|nft_counter_eval|nft_immediate_eval)$")
+                      r"|nft_pipapo_avx2_lookup|nft_objref\w*_eval|nft_counter_eval|nft_immediate_eval"
+                      r"|nft_counter_obj_eval|ipv4_conntrack_(in|defrag))$")
 # A snapshot each time the guest reads a pktgen device file (run-plan does
 # after every configuration command and after every run).
 MARKS = ("pktgen_if_show",)

@@ -48,7 +48,8 @@ import os
 from fractions import Fraction
 
 from ..files import write
-from ..generators import gen_dynset_rules, gen_dynset_sets, gen_egress, gen_rules, gen_sets, packet, set_defs
+from ..generators import (gen_ct_rules, gen_ct_sets, gen_dynset_rules, gen_dynset_sets, gen_egress, gen_rules,
+                          gen_sets, packet, set_defs)
 from ..ingest import read_samples
 from ..model import BACKENDS, DYNSET_SRC, TYPES, cell, parse_cell_id
 from ..plans import cell_line, group_line
@@ -66,10 +67,11 @@ QUICK_ENTRIES = 10
 # Instructions per packet may move by one or two between runs (data
 # placement); more than this means the counting itself is broken.  Except
 # where the data differ by design: an rhash set seeds its hash at random
-# when it is created, so each boot walks another bucket chain (the
-# thunks, branches and calls stay the same and are still checked).
+# when it is created, so each boot walks another bucket chain, and so does
+# conntrack's table (the thunks, branches and calls stay the same and are
+# still checked).
 INSNS_SPREAD_MAX = 2
-RANDOM_SEEDED = ("hash", "dynset")
+RANDOM_SEEDED = ("hash", "dynset", "ct")
 
 
 def scenarios(variant, quick=False):
@@ -86,9 +88,18 @@ def scenarios(variant, quick=False):
     if quick:
         egress = egress[1:]
     dyn = [cell("T0", "dynset", "dynset", 1, k) for k in knobs]
-    return [(dict(gid="T0-net_port", mode="ingress", type="net_port"), ing),
-            (dict(gid="T0-egress", mode="egress", type="net_port"), egress),
-            (dict(gid="T0-dynset", mode="ingress", type="dynset"), dyn)]
+    groups = [(dict(gid="T0-net_port", mode="ingress", type="net_port"), ing),
+              (dict(gid="T0-egress", mode="egress", type="net_port"), egress),
+              (dict(gid="T0-dynset", mode="ingress", type="dynset"), dyn)]
+    # What hooks that are not nf_tables chains pay for the hook entry's
+    # direct call: conntrack's defrag and conntrack hooks run in front of an
+    # nf_tables prerouting chain.  The packet has no route and is dropped
+    # before conntrack confirms it, so every packet allocates and frees one
+    # conntrack entry.
+    if not quick:
+        groups.append((dict(gid="T0-ct", mode="ingress", type="ct"),
+                       [cell("T0", "ct", "ct", 1, k) for k in knobs]))
+    return groups
 
 
 def write_plan(plandir, variant, quick, reps=1, dev="nftb0"):
@@ -111,6 +122,11 @@ def write_plan(plandir, variant, quick, reps=1, dev="nftb0"):
             write(os.path.join(plandir, setsf), gen_dynset_sets(dev))
             # a new skb per packet (burst 1), sources cycling over the dynset's addresses
             extra = "burst 1;" + DYNSET_SRC
+        elif g["type"] == "ct":
+            setsf = "sets-ct.nft"
+            write(os.path.join(plandir, setsf), gen_ct_sets(dev))
+            # a new skb per packet: conntrack attaches its entry to the skb
+            extra = "burst 1"
         lines.append(group_line(g, p, setsf, extra))
         for c in cells:
             if c["backend"] in ("nohook", "egress"):
@@ -119,6 +135,9 @@ def write_plan(plandir, variant, quick, reps=1, dev="nftb0"):
             elif c["backend"] == "dynset":
                 rf = "rules-dynset.nft"
                 write(os.path.join(plandir, rf), gen_dynset_rules("update"))
+            elif c["backend"] == "ct":
+                rf = "rules-ct.nft"
+                write(os.path.join(plandir, rf), gen_ct_rules())
             else:
                 rf = "rules-%s-%s-n%d.nft" % (c["type"], c["backend"], c["n"])
                 write(os.path.join(plandir, rf), gen_rules(tdef, c["backend"], c["n"]))
@@ -283,6 +302,8 @@ def short_cell(cid):
         return "egress %s" % ("no hook" if backend == "nohook" else "hook")
     if backend == "dynset":
         return "dynset update"
+    if backend == "ct":
+        return "conntrack + nft"
     if backend == "drop":
         return "drop (hook only)"
     return "%s %s" % (backend, n)
