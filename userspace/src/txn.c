@@ -104,7 +104,9 @@ static int txn_room(struct txn *t, size_t need)
 		p = mremap(t->buf, t->cap, cap, MREMAP_MAYMOVE);
 	if (p == MAP_FAILED)
 		return -ENOMEM;
-	madvise(p, cap, MADV_HUGEPAGE);	/* a hint; errors do not matter */
+	/* big batches only: a huge page is 2 MB of RSS at once */
+	if (cap >= TXN_HUGE)
+		madvise(p, cap, MADV_HUGEPAGE);	/* a hint; errors do not matter */
 	t->buf = p;
 	t->cap = cap;
 	return 0;

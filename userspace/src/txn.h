@@ -17,7 +17,8 @@
  * and to one ACK per message before sending.
  */
 enum {
-	TXN_INITIAL = 2 * 1024 * 1024,	/* first mapping of the batch */
+	TXN_INITIAL = 256 * 1024,	/* first mapping of the batch */
+	TXN_HUGE = 4 * 1024 * 1024,	/* from here on ask for huge pages */
 	TXN_MAX_MSG = 64 * 1024,
 	TXN_END_ROOM = 64,		/* room kept for BATCH_END */
 	TXN_ELEM_MSG_LIMIT = 60 * 1024,	/* NFTA_SET_ELEM_LIST_ELEMENTS is u16 */
