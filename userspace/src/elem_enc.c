@@ -70,7 +70,10 @@ void elem_enc(struct nlmsghdr *nlh, const struct elem_attrs *a)
 		h[1].nla_len = (uint16_t)(vlen + NLA_HDRLEN);
 		h[2].nla_type = NFTA_DATA_VALUE;
 		h[2].nla_len = vlen;
-		memcpy(&h[3], a->key, a->key_len);
+		if (a->key_len == 4)	/* a constant size is a plain move */
+			memcpy(&h[3], a->key, 4);
+		else
+			memcpy(&h[3], a->key, a->key_len);
 		nlh->nlmsg_len = NLMSG_ALIGN(nlh->nlmsg_len) + vlen +
 				 2 * NLA_HDRLEN;
 		return;

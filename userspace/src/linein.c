@@ -168,16 +168,12 @@ static char *linein_fast(struct linein *in)
 	return p;
 }
 
-/* 1: *line is the next line (newline stripped), 0: end, <0: error. */
-int linein_next(struct linein *in, char **line)
+/* linein_next() for all but the fast path's lines */
+static int linein_slow(struct linein *in, char **line)
 {
 	char why[96], *p, *nl;
 	size_t len;
 
-	if (in->end > in->start && (p = linein_fast(in))) {
-		*line = p;
-		return 1;
-	}
 	for (;;) {
 		int err;
 
@@ -224,6 +220,18 @@ int linein_next(struct linein *in, char **line)
 		p[--len] = '\0';
 	*line = p;
 	return 1;
+}
+
+/* 1: *line is the next line (newline stripped), 0: end, <0: error. */
+int linein_next(struct linein *in, char **line)
+{
+	char *p;
+
+	if (in->end > in->start && (p = linein_fast(in))) {
+		*line = p;
+		return 1;
+	}
+	return linein_slow(in, line);
 }
 
 void linein_close(struct linein *in)
