@@ -11,7 +11,9 @@
 # run): the floor for both tools.  gap_s = wall_s - kernel_s, median of the
 # per-run gaps for nftlab rows.  For nftlab, --stats also splits the gap:
 # build_s (reading, parsing, serialising; cpu_s of it on the CPU) and
-# replies_s (draining the ACKs); the rest is process start and exit.
+# replies_s (draining the ACKs); other_s = wall - kernel - build - replies
+# per run is the rest: process start (exec, libraries, netlink socket, the
+# set's description asked from the kernel) and exit.
 # wall_s is taken inside the namespace with bash's EPOCHREALTIME around
 # "time -v TOOL ...": the tool's start, run and exit plus the fork
 # and exec of GNU time (about a millisecond); "ip netns exec" (tens of
@@ -30,7 +32,14 @@
 # Environment: NFTLAB (binary), NFTLAB_REF (optional), REPS (5),
 #              N_HASH (1000000), N_INTERVAL (100000), N_MAP (100000),
 #              GOAL_S (0.1), RESULTS (output directory)
+#
+# bench.sh --report DIR renders DIR/results.txt again from DIR/runs.tsv.
 set -u
+REPORT=
+if [ "${1:-}" = --report ]; then
+	REPORT=${2:?usage: bench.sh --report RESULTS_DIR}
+	NFTLAB=-
+fi
 : "${NFTLAB:?set NFTLAB to the nftlab binary}"
 : "${NFTLAB_REF:=}"
 : "${REPS:=5}"
@@ -53,13 +62,6 @@ die() {
 cleanup() {
 	ip netns del "$NS" 2>/dev/null
 }
-
-[ -x "$TIME" ] || die "GNU time (/usr/bin/time, package time) not installed"
-command -v nft >/dev/null || die "nft not installed"
-[ -z "$NFTLAB_REF" ] || [ -x "$NFTLAB_REF" ] || die "NFTLAB_REF: $NFTLAB_REF is not executable"
-mkdir -p "$RESULTS/raw" || die "cannot create $RESULTS"
-trap cleanup EXIT
-ip netns add "$NS" || die "ip netns add failed"
 
 # make_input CASE FIELDS RANGE COUNT [DATA]: element list (with " : DATA"
 # for maps), the nft -f file and the nftlab -f script
@@ -187,6 +189,10 @@ med() {
 			for (i in h) idx[h[i]] = i }
 		$1 == c && $2 == t && $4 == "ok" {
 			if (col == "gap") { if ($9 == "-") next; v = $5 - $9 }
+			else if (col == "other") {
+				if ($9 == "-" || $10 == "-" || $12 == "-") next
+				v = $5 - $9 - $10 - $12
+			}
 			else { v = $idx[col]; if (v == "-") next }
 			a[n++] = v
 		}
@@ -201,10 +207,10 @@ med() {
 
 # summarize: results.txt table, results.jsonl, the goal verdict
 summarize() {
-	local c tool wall user sys rss kern gap build cpu rep goal bw bu br met=0 rows=0 missed=""
-	printf '%-9s %-14s %7s %7s %7s %8s %6s %7s %7s %7s %10s  %-19s %s\n' case tool \
-		wall_s user_s sys_s kernel_s gap_s build_s cpu_s reply_s peak_rss_kB \
-		"vs nft: wall user rss" "goal gap<=${GOAL_S}s"
+	local c tool wall user sys rss kern gap build cpu rep other goal bw bu br met=0 rows=0 missed=""
+	printf '%-9s %-14s %7s %7s %7s %8s %6s %7s %7s %7s %7s %10s  %-19s %s\n' case tool \
+		wall_s user_s sys_s kernel_s gap_s build_s cpu_s reply_s other_s \
+		peak_rss_kB "vs nft: wall user rss" "goal gap<=${GOAL_S}s"
 	for c in $CASES; do
 		for tool in $(tools "$c"); do
 			wall=$(med "$c" "$tool" wall)
@@ -214,6 +220,7 @@ summarize() {
 			build=$(med "$c" "$tool" build)
 			cpu=$(med "$c" "$tool" cpu)
 			rep=$(med "$c" "$tool" replies)
+			other=$(med "$c" "$tool" other)
 			if [ "$tool" = nft ]; then
 				kern=$(nft_kernel "$c")
 				gap=$(awk -v w="$wall" -v k="$kern" 'BEGIN {
@@ -238,13 +245,13 @@ summarize() {
 					fi ;;
 				esac
 			fi
-			printf '%-9s %-14s %7s %7s %7s %8s %6s %7s %7s %7s %10s  %-19s %s\n' "$c" "$tool" \
-				"$wall" "$user" "$sys" "$kern" "$gap" "$build" "$cpu" "$rep" "$rss" \
+			printf '%-9s %-14s %7s %7s %7s %8s %6s %7s %7s %7s %7s %10s  %-19s %s\n' "$c" "$tool" \
+				"$wall" "$user" "$sys" "$kern" "$gap" "$build" "$cpu" "$rep" "$other" "$rss" \
 				"$(awk -v w="$wall" -v u="$user" -v r="$rss" -v bw="$bw" -v bu="$bu" \
 				-v br="$br" 'BEGIN { if (w == "-" || bw == "-") print "-"; else
 				printf "%.2fx %.2fx %.3fx", w / bw, (bu > 0 ? u / bu : 0), r / br }')" \
 				"$goal"
-			echo "{\"case\": \"$c\", \"tool\": \"$tool\", \"wall_s\": \"$wall\", \"user_s\": \"$user\", \"sys_s\": \"$sys\", \"kernel_s\": \"$kern\", \"gap_s\": \"$gap\", \"build_s\": \"$build\", \"build_cpu_s\": \"$cpu\", \"replies_s\": \"$rep\", \"peak_rss_kb\": \"$rss\", \"goal\": \"$goal\"}" >> "$RESULTS/results.jsonl"
+			echo "{\"case\": \"$c\", \"tool\": \"$tool\", \"wall_s\": \"$wall\", \"user_s\": \"$user\", \"sys_s\": \"$sys\", \"kernel_s\": \"$kern\", \"gap_s\": \"$gap\", \"build_s\": \"$build\", \"build_cpu_s\": \"$cpu\", \"replies_s\": \"$rep\", \"other_s\": \"$other\", \"peak_rss_kb\": \"$rss\", \"goal\": \"$goal\"}" >> "$RESULTS/results.jsonl"
 		done
 	done
 	echo
@@ -254,6 +261,24 @@ summarize() {
 		echo "Goal (nftlab wall within ${GOAL_S} s of kernel_s): met in $met of $rows nftlab rows; NOT MET:$missed (medians of $REPS runs)."
 	fi
 }
+
+if [ -n "$REPORT" ]; then
+	RESULTS=$REPORT
+	REPS=$(sed -n 's/^repetitions: \([0-9]*\).*/\1/p' "$RESULTS/env.txt")
+	[ -n "$REPS" ] || die "$RESULTS/env.txt: no repetitions line"
+	awk -F'\t' '$2 ~ /^ref-/ { f = 1 } END { exit !f }' "$RESULTS/runs.tsv" &&
+		NFTLAB_REF=ref
+	rm -f "$RESULTS/results.jsonl"
+	summarize > "$RESULTS/results.txt"
+	cat "$RESULTS/env.txt" "$RESULTS/results.txt"
+	exit 0
+fi
+[ -x "$TIME" ] || die "GNU time (/usr/bin/time, package time) not installed"
+command -v nft >/dev/null || die "nft not installed"
+[ -z "$NFTLAB_REF" ] || [ -x "$NFTLAB_REF" ] || die "NFTLAB_REF: $NFTLAB_REF is not executable"
+mkdir -p "$RESULTS/raw" || die "cannot create $RESULTS"
+trap cleanup EXIT
+ip netns add "$NS" || die "ip netns add failed"
 
 {
 	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
