@@ -153,7 +153,7 @@ test_multi_message() {
 	expect_ok "30000 elements (9 messages, 2 pages)" --stats element add \
 		netdev perf big --gen addr4 --start 100000 --count 30000
 	check "--stats reports elements, messages and kernel time" grep -Eq \
-		'stats: 30000 elements, [0-9]+ messages, [0-9]+ bytes, build [0-9.]+ s, kernel [0-9.]+ s' \
+		'stats: 30000 elements, [0-9]+ messages, [0-9]+ bytes, build [0-9.]+ s \(cpu [0-9.]+ s\), kernel [0-9.]+ s, replies [0-9.]+ s$' \
 		"$TMP/err"
 	check "all 30000 elements present" [ "$(nftns -j list set netdev perf big |
 		jq '.nftables[1].set.elem | length')" = 30000 ]

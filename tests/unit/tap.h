@@ -26,5 +26,6 @@ void test_keytype(struct tap *t);
 void test_elem(struct tap *t);
 void test_gen(struct tap *t);
 void test_input(struct tap *t);
+void test_enc(struct tap *t);
 
 #endif

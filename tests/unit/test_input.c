@@ -2,7 +2,10 @@
 /* Input checks of issue #14: quoting, names, script words, lines, limits. */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "elem.h"
 #include "gen.h"
@@ -99,6 +102,51 @@ static void test_lines(struct tap *t)
 	       strstr(why, "0x1b"), "line: %s", why);
 }
 
+/* write data to a temporary file, read it back with linein_next() */
+static int read_lines(const char *data, size_t len, char *out, size_t outlen,
+		      unsigned long *lineno)
+{
+	char path[] = "/tmp/nftlab-unit-XXXXXX";
+	struct linein in;
+	size_t off = 0;
+	char *line;
+	int fd = mkstemp(path), ret;
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	if (!f)
+		return -100;
+	fwrite(data, 1, len, f);
+	fclose(f);
+	ret = linein_open(&in, "unit", path, 0);
+	while (!ret && (ret = linein_next(&in, &line)) > 0) {
+		off += (size_t)snprintf(out + off, outlen - off, "[%s]", line);
+		ret = 0;
+	}
+	*lineno = in.lineno;
+	linein_close(&in);
+	unlink(path);
+	return ret;
+}
+
+static void test_reader(struct tap *t)
+{
+	static const char ok[] = "10.0.0.1\n\tx\ty  \ncrlf\r\n\nlong line "
+				 "of more than sixteen bytes\nlast";
+	static const char bad[] = "10.0.0.1\n10.0.0.2 . 80\x01\n";
+	static const char nul[] = "10.0.0.1\n1234567\0garbage\n";
+	char out[256] = "";
+	unsigned long n;
+
+	TAP_OK(t, read_lines(ok, sizeof(ok) - 1, out, sizeof(out), &n) == 0 &&
+	       !strcmp(out, "[10.0.0.1][\tx\ty  ][crlf][][long line of more "
+		       "than sixteen bytes][last]") && n == 6,
+	       "reader: tabs, CRLF, empty and last lines: %s", out);
+	TAP_OK(t, read_lines(bad, sizeof(bad) - 1, out, sizeof(out), &n) ==
+	       -EINVAL && n == 2, "reader: control byte refused on line %lu", n);
+	TAP_OK(t, read_lines(nul, sizeof(nul) - 1, out, sizeof(out), &n) ==
+	       -EINVAL && n == 2, "reader: NUL byte refused on line %lu", n);
+}
+
 static void test_limits(struct tap *t)
 {
 	struct keytype kt;
@@ -181,5 +229,6 @@ void test_input(struct tap *t)
 	test_names(t);
 	test_split(t);
 	test_lines(t);
+	test_reader(t);
 	test_limits(t);
 }

@@ -10,6 +10,7 @@ int main(void)
 	test_elem(&t);
 	test_gen(&t);
 	test_input(&t);
+	test_enc(&t);
 	printf("1..%d\n", t.n);
 	if (t.failed)
 		printf("# %d of %d unit tests failed\n", t.failed, t.n);

@@ -24,10 +24,10 @@
 #include <string.h>
 
 #include <linux/netfilter/nf_tables.h>
-#include <libnftnl/set.h>
 
 #include "cmd.h"
 #include "elem.h"
+#include "elem_enc.h"
 #include "elem_list.h"
 #include "elem_lookup.h"
 #include "gen.h"
@@ -48,7 +48,6 @@ struct elem_writer {
 	uint16_t type, flags;
 	struct nlmsghdr *nlh;
 	struct nlattr *nest;
-	struct nftnl_set_elem *e;
 	uint64_t count;
 };
 
@@ -72,50 +71,20 @@ static int ew_close(struct elem_writer *w)
 	return err;
 }
 
-/* Map data of the element being written, or none. */
-static void ew_data(struct elem_writer *w, const struct elem_data *d)
-{
-	struct nftnl_set_elem *e = w->e;
-	const struct keytype *kt = &w->si->kt;
-
-	nftnl_set_elem_unset(e, NFTNL_SET_ELEM_VERDICT);
-	nftnl_set_elem_unset(e, NFTNL_SET_ELEM_CHAIN);
-	nftnl_set_elem_unset(e, NFTNL_SET_ELEM_DATA);
-	if (!d)
-		return;
-	if (kt->dtype != KT_DATA_VERDICT) {
-		nftnl_set_elem_set(e, NFTNL_SET_ELEM_DATA, d->value, kt->dlen);
-		return;
-	}
-	nftnl_set_elem_set_u32(e, NFTNL_SET_ELEM_VERDICT, (uint32_t)d->verdict);
-	if (d->verdict == NFT_JUMP || d->verdict == NFT_GOTO)
-		nftnl_set_elem_set_str(e, NFTNL_SET_ELEM_CHAIN, d->chain);
-}
-
 static int ew_put(struct elem_writer *w, const uint8_t *key,
 		  const uint8_t *key_end, uint32_t flags, uint64_t timeout,
 		  const struct elem_data *d)
 {
-	struct nftnl_set_elem *e = w->e;
-	uint32_t len = w->si->kt.key_len;
+	const struct keytype *kt = &w->si->kt;
+	struct elem_attrs a = {
+		.key = key, .key_end = key_end, .key_len = kt->key_len,
+		.flags = flags, .timeout_ms = timeout, .data = d,
+		.verdict = kt->dtype == KT_DATA_VERDICT, .dlen = kt->dlen,
+	};
 
 	if (!w->nlh)
 		ew_open(w);
-	nftnl_set_elem_set(e, NFTNL_SET_ELEM_KEY, key, len);
-	if (key_end)
-		nftnl_set_elem_set(e, NFTNL_SET_ELEM_KEY_END, key_end, len);
-	else
-		nftnl_set_elem_unset(e, NFTNL_SET_ELEM_KEY_END);
-	if (flags)
-		nftnl_set_elem_set_u32(e, NFTNL_SET_ELEM_FLAGS, flags);
-	else
-		nftnl_set_elem_unset(e, NFTNL_SET_ELEM_FLAGS);
-	if (timeout)
-		nftnl_set_elem_set_u64(e, NFTNL_SET_ELEM_TIMEOUT, timeout);
-	else
-		nftnl_set_elem_unset(e, NFTNL_SET_ELEM_TIMEOUT);
-	ew_data(w, d);
-	nftnl_set_elem_nlmsg_build(w->nlh, e, NFTA_LIST_ELEM);
+	elem_enc(w->nlh, &a);
 	if (txn_bytes(w->t) + w->nlh->nlmsg_len > w->t->max_bytes)
 		return -EMSGSIZE;
 	w->count++;
@@ -193,6 +162,29 @@ static int elem_one(struct ctx *c, struct elem_writer *w,
 	return err;
 }
 
+/*
+ * One line of --file.  Most lines need no trimming: a line the fast path
+ * of the parser accepts as it is has no comment, no blank at either end
+ * and no trailing ',', so elem_trim() would leave it unchanged.
+ */
+static int elem_line(struct ctx *c, struct elem_writer *w,
+		     const struct elem_src *src, char *line)
+{
+	const char *text;
+	struct elem el;
+	char why[256];
+	int err;
+
+	if (elem_parse_simple(&el, &w->si->kt, line) == 0) {
+		err = ew_add(w, &el, why, sizeof(why));
+		if (err == -EINVAL)
+			elem_bad(c, w->si, src, line, why);
+		return err;
+	}
+	text = elem_trim(line);
+	return *text ? elem_one(c, w, src, text) : 0;
+}
+
 static int elem_from_file(struct ctx *c, struct elem_writer *w,
 			  const char *path)
 {
@@ -206,10 +198,8 @@ static int elem_from_file(struct ctx *c, struct elem_writer *w,
 		c->stdin_used = 1;
 	src.file = in.path;
 	while (!err && (err = linein_next(&in, &line)) > 0) {
-		const char *text = elem_trim(line);
-
 		src.line = in.lineno;
-		err = *text ? elem_one(c, w, &src, text) : 0;
+		err = elem_line(c, w, &src, line);
 	}
 	if (in.err)
 		c->refused = 1;
@@ -338,11 +328,6 @@ static int elem_write(struct ctx *c, struct setinfo *si, uint16_t type,
 	w.si = si;
 	w.type = type;
 	w.flags = flags;
-	w.e = nftnl_set_elem_alloc();
-	if (!w.e) {
-		cmd_txn_abort(c, t);
-		return -ENOMEM;
-	}
 	err = elem_from_args(c, &w, o);
 	if (!err && o->file)
 		err = elem_from_file(c, &w, o->file);
@@ -350,7 +335,6 @@ static int elem_write(struct ctx *c, struct setinfo *si, uint16_t type,
 		err = elem_from_gen(c, &w, o);
 	if (!err)
 		err = ew_close(&w);
-	nftnl_set_elem_free(w.e);
 	c->elems += w.count;
 	if (err == -EMSGSIZE) {
 		fprintf(stderr, "nftlab: %s: %s/%s/%s: transaction exceeds "

@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,8 @@ static const struct { const char *name; int32_t code; int chain; } verdicts[] = 
 	{ "continue", V_CONTINUE, 0 }, { "return", V_RETURN, 0 },
 	{ "jump", V_JUMP, 1 }, { "goto", V_GOTO, 1 },
 };
+
+enum { ELEM_TEXT_MAX = 512 };	/* longest element text + 1 */
 
 enum { TYPE_IPADDR = 7, TYPE_IP6ADDR = 8, TYPE_ETHERADDR = 9,
        TYPE_INET_PROTOCOL = 12, TYPE_INET_SERVICE = 13, TYPE_MARK = 19 };
@@ -303,10 +306,209 @@ static int parse_data(struct elem *e, const struct keytype *kt, char **tok,
 		       "continue, return, jump CHAIN, goto CHAIN)", tok[0]);
 }
 
+/*
+ * Fast path for the plain forms bulk loads use (a million elements per
+ * command): fields "V" or "V-V" joined by " . ", values IPv4 and IPv6
+ * addresses, Ethernet addresses, decimal ports and protocols (numbers
+ * without leading zeros, or a protocol name), then, for maps, " : " and
+ * accept/drop/continue/return or one value.  Anything else (blanks other
+ * than single spaces, prefixes, timeouts, hex or octal numbers, marks,
+ * jump/goto, errors) returns -1 and elem_parse_full() decides.  When it
+ * returns 0, *e is exactly what elem_parse_full() gives (the fuzz target
+ * checks this).
+ */
+
+/* Decimal without leading zeros up to max; *s advanced. */
+static int simple_dec(const char **s, uint32_t max, uint32_t *out)
+{
+	const char *p = *s;
+	uint32_t v = 0;
+
+	if (*p < '0' || *p > '9' || (p[0] == '0' && p[1] >= '0' && p[1] <= '9'))
+		return -1;
+	while (*p >= '0' && *p <= '9') {
+		v = v * 10 + (uint32_t)(*p++ - '0');
+		if (v > max)
+			return -1;
+	}
+	*out = v;
+	*s = p;
+	return 0;
+}
+
+static int simple_hex(char ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	if (ch >= 'A' && ch <= 'F')
+		return ch - 'A' + 10;
+	return -1;
+}
+
+/* One value of type up to a ' ', '-' or the end; *s advanced. */
+static int simple_value(uint32_t type, const char **s, uint8_t *out)
+{
+	const char *p = *s;
+	uint32_t v;
+
+	switch (type) {
+	case TYPE_IPADDR:
+		for (int i = 0; i < 4; i++) {
+			/* 1-3 digits, no leading zero, at most 255 */
+			unsigned int d0 = (unsigned char)p[0] - '0', d1, d2;
+
+			if (d0 > 9)
+				return -1;
+			v = d0;
+			p++;
+			if ((d1 = (unsigned char)*p - '0') <= 9) {
+				if (!d0)
+					return -1;
+				v = v * 10 + d1;
+				p++;
+				if ((d2 = (unsigned char)*p - '0') <= 9) {
+					v = v * 10 + d2;
+					p++;
+					if (v > 255 || (unsigned int)((unsigned char)*p - '0') <= 9U)
+						return -1;
+				}
+			}
+			out[i] = (uint8_t)v;
+			if (i < 3 && *p++ != '.')
+				return -1;
+		}
+		break;
+	case TYPE_INET_SERVICE:
+		if (simple_dec(&p, 65535, &v))
+			return -1;
+		out[0] = (uint8_t)(v >> 8);
+		out[1] = (uint8_t)v;
+		break;
+	case TYPE_INET_PROTOCOL:
+		if (*p >= '0' && *p <= '9') {
+			if (simple_dec(&p, 255, &v))
+				return -1;
+			out[0] = (uint8_t)v;
+			break;
+		}
+		for (size_t i = 0; i < sizeof(protos) / sizeof(protos[0]); i++) {
+			size_t n = strlen(protos[i].name);
+
+			if (!strncmp(p, protos[i].name, n) &&
+			    (p[n] == ' ' || p[n] == '-' || !p[n])) {
+				out[0] = protos[i].num;
+				p += n;
+				break;
+			}
+		}
+		if (p == *s)
+			return -1;
+		break;
+	case TYPE_ETHERADDR:
+		for (int i = 0; i < 6; i++) {
+			int hi = simple_hex(*p), lo;
+
+			if (hi < 0)
+				return -1;
+			p++;
+			lo = simple_hex(*p);
+			if (lo >= 0) {
+				p++;
+				hi = hi * 16 + lo;
+			}
+			out[i] = (uint8_t)hi;
+			if (i < 5 && *p++ != ':')
+				return -1;
+		}
+		break;
+	case TYPE_IP6ADDR: {
+		char tmp[INET6_ADDRSTRLEN];
+		size_t n = 0;
+
+		while (p[n] && p[n] != ' ' && p[n] != '-' && n < sizeof(tmp) - 1)
+			n++;
+		if (!n || n == sizeof(tmp) - 1)
+			return -1;
+		memcpy(tmp, p, n);
+		tmp[n] = '\0';
+		if (inet_pton(AF_INET6, tmp, out) != 1)
+			return -1;
+		p += n;
+		break;
+	}
+	default:
+		return -1;
+	}
+	if (*p && *p != ' ' && *p != '-')
+		return -1;
+	*s = p;
+	return 0;
+}
+
+int elem_parse_simple(struct elem *e, const struct keytype *kt,
+		      const char *text)
+{
+	const char *p = text;
+
+	/* all but the chain's bytes after its NUL, which nothing reads */
+	memset(e, 0, offsetof(struct elem, data.chain) + 1);
+	for (unsigned int i = 0; i < kt->nfields; i++) {
+		const struct kt_field *f = &kt->f[i];
+		uint8_t *lo = e->key + f->offset, *hi = e->key_end + f->offset;
+
+		if (i && strncmp(p, " . ", 3))
+			return -1;
+		p += i ? 3 : 0;
+		if (simple_value(f->type, &p, lo))
+			return -1;
+		if (*p == '-') {
+			p++;
+			if (simple_value(f->type, &p, hi) ||
+			    memcmp(lo, hi, f->len) > 0)
+				return -1;
+			if (memcmp(lo, hi, f->len))
+				e->is_range = 1;
+		} else {
+			for (uint32_t k = 0; k < f->len; k++)
+				hi[k] = lo[k];
+		}
+	}
+	/* elem_parse_full() refuses texts this long */
+	if (!*p)
+		return p - text < ELEM_TEXT_MAX ? 0 : -1;
+	if (!kt->dtype || strncmp(p, " : ", 3))
+		return -1;
+	p += 3;
+	e->has_data = 1;
+	if (kt->dtype == KT_DATA_VERDICT) {
+		for (size_t i = 0; i < sizeof(verdicts) / sizeof(verdicts[0]); i++) {
+			if (!verdicts[i].chain && !strcmp(p, verdicts[i].name)) {
+				e->data.verdict = verdicts[i].code;
+				p += strlen(verdicts[i].name);
+				return p - text < ELEM_TEXT_MAX ? 0 : -1;
+			}
+		}
+		return -1;
+	}
+	if (kt->dtype == TYPE_MARK || simple_value(kt->dtype, &p, e->data.value))
+		return -1;
+	return *p || p - text >= ELEM_TEXT_MAX ? -1 : 0;
+}
+
 int elem_parse(struct elem *e, const struct keytype *kt, const char *text,
 	       char *why, size_t whylen)
 {
-	char copy[512];
+	if (elem_parse_simple(e, kt, text) == 0)
+		return 0;
+	return elem_parse_full(e, kt, text, why, whylen);
+}
+
+int elem_parse_full(struct elem *e, const struct keytype *kt, const char *text,
+		    char *why, size_t whylen)
+{
+	char copy[ELEM_TEXT_MAX];
 	char *tok[3 * KT_MAX_FIELDS + 8];
 	unsigned int field = 0;
 	int ntok, i = 0;
@@ -585,10 +787,23 @@ int timeout_format(uint64_t ms, char *buf, size_t len)
 	return 0;
 }
 
+/* isspace() of the C locale (nftlab never calls setlocale()) */
+static int blank(char ch)
+{
+	return ch == ' ' || (ch >= '\t' && ch <= '\r');
+}
+
 /* Strip a '#' comment, surrounding blanks and one trailing ','. */
 const char *elem_trim(char *line)
 {
 	char *end;
+
+	/* the common line: no '#', no blank at either end, no ',' */
+	if (!strchr(line, '#') && *line && !blank(*line)) {
+		end = line + strlen(line);
+		if (!blank(end[-1]) && end[-1] != ',')
+			return line;
+	}
 
 	end = strchr(line, '#');
 	if (end)

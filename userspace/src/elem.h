@@ -16,20 +16,26 @@
 struct elem_data {
 	uint8_t value[16];	/* KT_DATA_NONE/verdict: unused */
 	int32_t verdict;	/* NF_ACCEPT, NFT_JUMP, ... */
-	char chain[256];	/* jump/goto target */
+	char chain[256];	/* jump/goto target; last member */
 };
 
 struct elem {
 	uint8_t key[KT_MAX_KEY];
 	uint8_t key_end[KT_MAX_KEY];
 	int is_range;		/* at least one field has start != end */
-	uint64_t timeout_ms;	/* 0: no per-element timeout */
-	struct elem_data data;	/* maps: after " : " */
 	int has_data;
+	uint64_t timeout_ms;	/* 0: no per-element timeout */
+	struct elem_data data;	/* maps: after " : "; chain is a string,
+				 * bytes after its NUL are undefined */
 };
 
 int elem_parse(struct elem *e, const struct keytype *kt, const char *text,
 	       char *why, size_t whylen);
+/* elem_parse(): elem_parse_simple() if it handles text, else _full(). */
+int elem_parse_simple(struct elem *e, const struct keytype *kt,
+		      const char *text);
+int elem_parse_full(struct elem *e, const struct keytype *kt, const char *text,
+		    char *why, size_t whylen);
 int elem_format(const struct keytype *kt, const uint8_t *key,
 		const uint8_t *key_end, char *buf, size_t len);
 int elem_data_format(const struct keytype *kt, const struct elem_data *d,

@@ -8,7 +8,7 @@
  * delivers the replies.  So after sendmsg() returns all replies are already
  * on the socket: they are drained without blocking, every error is reported
  * with the object named from the original message (found again by sequence
- * number in the batch pages) and, for set elements, the element the
+ * number in the batch) and, for set elements, the element the
  * extended ACK offset points at.  A batch must fit in one skb, hence in the
  * socket send buffer, which is raised to the batch size first.
  */
@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -23,7 +25,6 @@
 #include <linux/netfilter.h>
 #include <linux/netfilter/nfnetlink.h>
 #include <linux/netfilter/nf_tables.h>
-#include <libnftnl/batch.h>
 #include <libnftnl/common.h>
 
 #include "txn.h"
@@ -36,41 +37,104 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/* CPU time (user + system) of this process so far. */
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 /*
- * --stats: where a transaction's time went.  "kernel" is the sendmsg()
- * call, in which nfnetlink runs and commits the whole batch: the floor for
- * any tool loading the same ruleset.
+ * --stats: where a transaction's time went.  "build" is from txn_init()
+ * (input read, parsed and serialised) to sendmsg(), with the CPU time this
+ * process used in it; "kernel" is the sendmsg() call, in which nfnetlink
+ * runs and commits the whole batch: the floor for any tool loading the
+ * same ruleset; "replies" is draining the ACKs.
  */
 void txn_print_stats(const struct txn *t, const char *op, uint64_t elems)
 {
 	fprintf(stderr, "nftlab: %s: stats: %llu elements, %u messages, "
-		"%zu bytes, build %.3f s, kernel %.3f s\n", op,
+		"%zu bytes, build %.3f s (cpu %.3f s), kernel %.3f s, "
+		"replies %.3f s\n", op,
 		(unsigned long long)elems, t->nmsgs, t->bytes,
 		(double)(t->t_send_ns - t->t_start_ns) / 1e9,
-		(double)(t->t_done_ns - t->t_send_ns) / 1e9);
+		(double)(t->cpu_send_ns - t->cpu_start_ns) / 1e9,
+		(double)(t->t_done_ns - t->t_send_ns) / 1e9,
+		(double)(t->t_collect_ns - t->t_done_ns) / 1e9);
+}
+
+/* BATCH_BEGIN / BATCH_END, as nftnl_batch_begin()/_end() write them */
+static void txn_put_batch_msg(struct txn *t, uint16_t type, uint32_t seq)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)(t->buf + t->bytes);
+	struct nfgenmsg *nfg;
+
+	nlh = mnl_nlmsg_put_header(nlh);
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST;
+	nlh->nlmsg_seq = seq;
+	nfg = mnl_nlmsg_put_extra_header(nlh, sizeof(*nfg));
+	nfg->nfgen_family = AF_UNSPEC;
+	nfg->version = NFNETLINK_V0;
+	nfg->res_id = htons(NFNL_SUBSYS_NFTABLES);
+	t->bytes += nlh->nlmsg_len;
+}
+
+/*
+ * The batch is one anonymous mapping: zero-filled by the kernel, so no
+ * stale bytes can reach the kernel in attribute padding, grown with
+ * mremap() (no copy), transparent huge pages where the kernel gives them
+ * (a 1M-element batch is 16 MB: 4000 page faults otherwise).
+ */
+static int txn_room(struct txn *t, size_t need)
+{
+	size_t cap = t->cap ? t->cap : TXN_INITIAL;
+	void *p;
+
+	if (t->cap && t->cap - t->bytes >= need)
+		return 0;
+	while (cap - t->bytes < need)
+		cap *= 2;
+	if (!t->cap)
+		p = mmap(NULL, cap, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	else
+		p = mremap(t->buf, t->cap, cap, MREMAP_MAYMOVE);
+	if (p == MAP_FAILED)
+		return -ENOMEM;
+	/* big batches only: a huge page is 2 MB of RSS at once */
+	if (cap >= TXN_HUGE)
+		madvise(p, cap, MADV_HUGEPAGE);	/* a hint; errors do not matter */
+	t->buf = p;
+	t->cap = cap;
+	return 0;
 }
 
 int txn_init(struct txn *t, struct nl *nl, size_t max_bytes)
 {
+	int err;
+
 	memset(t, 0, sizeof(*t));
-	t->batch = nftnl_batch_alloc(TXN_PAGE_SIZE, TXN_MAX_MSG);
-	if (!t->batch)
-		return -ENOMEM;
+	err = txn_room(t, TXN_MAX_MSG + TXN_END_ROOM);
+	if (err)
+		return err;
 	t->max_bytes = max_bytes;
 	t->t_start_ns = now_ns();
+	t->cpu_start_ns = cpu_ns();
 	t->seq_begin = nl->seq;
 	t->seq_next = nl->seq;
-	nftnl_batch_begin(nftnl_batch_buffer(t->batch), t->seq_next++);
-	t->bytes += mnl_nlmsg_size(sizeof(struct nfgenmsg));
-	nftnl_batch_update(t->batch);
+	txn_put_batch_msg(t, NFNL_MSG_BATCH_BEGIN, t->seq_next++);
 	return 0;
 }
 
 void txn_fini(struct txn *t)
 {
-	if (t->batch)
-		nftnl_batch_free(t->batch);
-	t->batch = NULL;
+	if (t->buf)
+		munmap(t->buf, t->cap);
+	t->buf = NULL;
+	t->cap = 0;
 	for (size_t i = 0; i < t->nmarks; i++)
 		free(t->marks[i].label);
 	free(t->marks);
@@ -115,32 +179,34 @@ size_t txn_bytes(const struct txn *t)
 	return t->bytes;
 }
 
-/* Start a message in the batch; NLM_F_ACK is always requested. */
+/*
+ * Start a message in the batch; NLM_F_ACK is always requested.  The
+ * message may use TXN_MAX_MSG bytes (txn_init() and txn_msg_end() keep
+ * that much room); it stays where it is until txn_msg_end(), which is
+ * where the batch grows.
+ */
 struct nlmsghdr *txn_msg_begin(struct txn *t, uint16_t type, uint16_t family,
 			       uint16_t flags)
 {
-	/*
-	 * libmnl leaves attribute padding as it finds it: zero the room a
-	 * message may use (the page always has TXN_MAX_MSG bytes left) so no
-	 * stale heap bytes reach the kernel.
-	 */
-	memset(nftnl_batch_buffer(t->batch), 0, TXN_MAX_MSG);
-	return nftnl_nlmsg_build_hdr(nftnl_batch_buffer(t->batch), type, family,
-				     flags | NLM_F_ACK, t->seq_next++);
+	/* a message begun and never ended leaves no bytes behind */
+	if (t->open)
+		memset(t->open, 0, NLMSG_ALIGN(t->open->nlmsg_len));
+	t->open = nftnl_nlmsg_build_hdr(t->buf + t->bytes, type, family,
+					flags | NLM_F_ACK, t->seq_next++);
+	return t->open;
 }
 
 int txn_msg_end(struct txn *t)
 {
-	struct nlmsghdr *nlh = nftnl_batch_buffer(t->batch);
-
-	t->bytes += nlh->nlmsg_len;
+	t->bytes += NLMSG_ALIGN(t->open->nlmsg_len);
+	t->open = NULL;
 	t->nmsgs++;
 	if (t->bytes > t->max_bytes)
 		return -EMSGSIZE;
-	return nftnl_batch_update(t->batch) < 0 ? -ENOMEM : 0;
+	return txn_room(t, TXN_MAX_MSG + TXN_END_ROOM);
 }
 
-/* Find the message with sequence number seq in the batch pages. */
+/* Find the message with sequence number seq in the batch. */
 static const struct nlmsghdr *txn_find(const struct txn *t, struct iovec *iov,
 				       int iovlen, uint32_t seq)
 {
@@ -327,9 +393,7 @@ int txn_commit(struct txn *t, struct nl *nl, const struct txn_reporter *rep)
 	int iovlen, ret;
 	ssize_t sent;
 
-	nftnl_batch_end(nftnl_batch_buffer(t->batch), t->seq_next++);
-	t->bytes += mnl_nlmsg_size(sizeof(struct nfgenmsg));
-	nftnl_batch_update(t->batch);
+	txn_put_batch_msg(t, NFNL_MSG_BATCH_END, t->seq_next++);
 	nl->seq = t->seq_next;
 
 	ret = txn_set_buffers(nl, t->bytes, (size_t)t->nmsgs * 1024 + 262144);
@@ -339,15 +403,17 @@ int txn_commit(struct txn *t, struct nl *nl, const struct txn_reporter *rep)
 			strerror(-ret));
 		return ret;
 	}
-	iovlen = nftnl_batch_iovec_len(t->batch);
+	iovlen = 1;
 	iov = calloc((size_t)iovlen, sizeof(*iov));
 	if (!iov)
 		return -ENOMEM;
-	nftnl_batch_iovec(t->batch, iov, (uint32_t)iovlen);
+	iov[0].iov_base = t->buf;
+	iov[0].iov_len = t->bytes;
 	msg.msg_name = &snl;
 	msg.msg_namelen = sizeof(snl);
 	msg.msg_iov = iov;
 	msg.msg_iovlen = (size_t)iovlen;
+	t->cpu_send_ns = cpu_ns();
 	t->t_send_ns = now_ns();
 	sent = sendmsg(mnl_socket_get_fd(nl->sock), &msg, 0);
 	t->t_done_ns = now_ns();
@@ -358,6 +424,7 @@ int txn_commit(struct txn *t, struct nl *nl, const struct txn_reporter *rep)
 	} else {
 		ret = txn_collect(t, nl, iov, iovlen, rep);
 	}
+	t->t_collect_ns = now_ns();
 	free(iov);
 	return ret;
 }

@@ -12,26 +12,33 @@
 /*
  * One nf_tables transaction: BATCH_BEGIN, messages, BATCH_END, sent with a
  * single sendmsg() so that the kernel commits all of it or none of it.
- * Messages are written into libnftnl batch pages (page_size each, a message
- * may overrun a page by up to TXN_MAX_MSG); the socket buffers are sized to
- * the batch and to one ACK per message before sending.
+ * Messages are written one after the other into one buffer (a message may
+ * use up to TXN_MAX_MSG bytes); the socket buffers are sized to the batch
+ * and to one ACK per message before sending.
  */
 enum {
-	TXN_PAGE_SIZE = 256 * 1024,
+	TXN_INITIAL = 256 * 1024,	/* first mapping of the batch */
+	TXN_HUGE = 4 * 1024 * 1024,	/* from here on ask for huge pages */
 	TXN_MAX_MSG = 64 * 1024,
+	TXN_END_ROOM = 64,		/* room kept for BATCH_END */
 	TXN_ELEM_MSG_LIMIT = 60 * 1024,	/* NFTA_SET_ELEM_LIST_ELEMENTS is u16 */
 };
 
 struct txn {
-	struct nftnl_batch *batch;
+	char *buf;		/* the batch: BATCH_BEGIN, messages, BATCH_END */
+	size_t cap;		/* bytes mapped at buf */
+	struct nlmsghdr *open;	/* message begun, not yet ended */
 	uint32_t seq_begin;
 	uint32_t seq_next;
-	size_t bytes;		/* bytes in completed messages */
+	size_t bytes;		/* bytes in completed messages (at buf) */
 	size_t max_bytes;	/* refuse to grow beyond this */
 	unsigned int nmsgs;	/* messages between BEGIN and END */
 	uint64_t t_start_ns;	/* txn_init() */
 	uint64_t t_send_ns;	/* sendmsg() called */
 	uint64_t t_done_ns;	/* sendmsg() returned: kernel done */
+	uint64_t t_collect_ns;	/* replies drained */
+	uint64_t cpu_start_ns;	/* process CPU time at txn_init() */
+	uint64_t cpu_send_ns;	/* and when sendmsg() is called */
 	struct txn_mark *marks;	/* -f: which script line wrote which seq */
 	size_t nmarks, cap_marks;
 };
