@@ -68,6 +68,8 @@ def t0_main(argv=None):
     r.add_argument("--variants", default="baseline,patched")
     r.add_argument("--mitigations", default=",".join(t0.MITIGATIONS))
     r.add_argument("--no-build", dest="build", action="store_false")
+    r.add_argument("--keep-done", action="store_true",
+                   help="keep the boots RESULTS already holds that exited 0 with the same kernel build and counts")
     p = sub.add_parser("report", help="t0.json and t0.md from the raw counts")
     p.add_argument("results")
     p.add_argument("--quiet", action="store_true")

@@ -3,6 +3,7 @@
 per kernel, command line and round (kernel/lab-run), then the report."""
 import json
 import os
+import shutil
 import re
 import subprocess
 import sys
@@ -148,10 +149,33 @@ def kernel_dir(variant, build):
     return d if os.path.isfile(os.path.join(d, "bzImage")) else None
 
 
-def boot(rawdir, kdir, syms, plugin, variant, mitigation, rnd, quick, counts, reps):
+def boot_done(bdir, kdir, counts):
+    """Whether BDIR holds a finished boot of KDIR with COUNTS (--keep-done)."""
+    try:
+        with open(os.path.join(bdir, "boot.json")) as f:
+            info = json.load(f)
+    except (OSError, ValueError):
+        return False
+    return (info["status"] == 0 and info["kernel"] == kdir and info.get("stamp") == kernel_stamp(kdir)
+            and info["counts"] == list(counts))
+
+
+def kernel_stamp(kdir):
+    """The build stamp of the kernel in KDIR (kernel/build's BUILD-INFO)."""
+    with open(os.path.join(kdir, "BUILD-INFO")) as f:
+        return next((line.split(":", 1)[1].strip() for line in f if line.startswith("stamp:")), None)
+
+
+def boot(rawdir, kdir, syms, plugin, variant, mitigation, rnd, quick, counts, reps, keep_done=False):
     """One QEMU boot running every cell of the variant with counted pktgen runs."""
     name = "%s-%s-r%d" % (variant, mitigation, rnd)
     bdir = os.path.join(rawdir, name)
+    if keep_done and boot_done(bdir, kdir, counts):
+        log("boot %s: kept from an earlier run into this directory" % name)
+        return 0
+    if os.path.isdir(bdir):
+        # an unfinished or different boot: its counts must not mix with ours
+        shutil.rmtree(bdir)
     os.makedirs(bdir, exist_ok=True)
     ncells = t0.write_plan(os.path.join(bdir, "plan"), variant, quick, reps)
     symf = os.path.join(bdir, "syms.txt")
@@ -169,7 +193,7 @@ def boot(rawdir, kdir, syms, plugin, variant, mitigation, rnd, quick, counts, re
     with open(os.path.join(bdir, "console.log"), "w") as con:
         rc = subprocess.run(cmd, stdout=con, stderr=subprocess.STDOUT).returncode
     info = dict(name=name, variant=variant, mitigation=mitigation, round=rnd, kernel=kdir, status=rc,
-                counts=list(counts))
+                counts=list(counts), stamp=kernel_stamp(kdir))
     write(os.path.join(bdir, "boot.json"), json.dumps(info, indent=1) + "\n")
     log("boot %s: exit %d" % (name, rc))
     return rc
@@ -197,7 +221,8 @@ def run(args):
         for v in variants:
             for m in mitigations:
                 if kdirs[v]:
-                    failed += boot(rawdir, kdirs[v], syms[v], plugin, v, m, rnd, args.quick, counts, args.reps) != 0
+                    failed += boot(rawdir, kdirs[v], syms[v], plugin, v, m, rnd, args.quick, counts, args.reps,
+                                   args.keep_done) != 0
     write(os.path.join(t0dir, "run.json"), json.dumps(dict(
         quick=args.quick, rounds=args.rounds, reps=args.reps, variants=variants, mitigations=mitigations,
         counts=list(counts), cpu=cpu_model(), kernels={v: kdirs[v] for v in variants}), indent=1) + "\n")
