@@ -28,7 +28,7 @@ check: deps
 check-full: deps
 	@NFTLAB_CHECK_FULL=1 tests/run-check
 
-## check-series  build and smoke-test the kernel after every patch (bisect check)
+## check-series  bisect check (UML kernel after every patch) and the x86_64 build matrix: modules, RETPOLINE=n, clang + W=1, IBT, kCFI
 check-series: deps
 	@kernel/check-series
 

@@ -107,3 +107,21 @@ with_tree_lock() {
 		flock 9
 	fi
 }
+
+# make variables of a toolchain (one per line): gcc, llvm (LLVM=1: clang,
+# ld.lld, llvm-*) or llvm-N (LLVM=-N: clang-N, ...); ccache in front of the
+# compilers.
+toolchain_make_vars() {
+	local v
+
+	case "$1" in
+	gcc) printf '%s\n' "CC=ccache gcc" "HOSTCC=ccache gcc"; return ;;
+	llvm) v="" ;;
+	llvm-[0-9]*) v="-${1#llvm-}" ;;
+	*) die "unknown toolchain '$1' (gcc, llvm or llvm-N)" ;;
+	esac
+	if ! command -v "clang$v" >/dev/null || ! command -v "ld.lld$v" >/dev/null; then
+		die "toolchain $1: clang$v or ld.lld$v missing (make deps installs kernel/deps.txt)"
+	fi
+	printf '%s\n' "LLVM=${v:-1}" "CC=ccache clang$v" "HOSTCC=ccache clang$v"
+}
