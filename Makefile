@@ -5,7 +5,7 @@ SHELL := /bin/bash
 NFTLAB_CACHE ?= $(HOME)/.cache/nftlab
 export NFTLAB_CACHE
 
-.PHONY: all deps check check-full check-series bench bench-quick t0 tcg-plugin kernels userspace clean help
+.PHONY: all deps check check-full check-series check-debug bench bench-quick t0 tcg-plugin kernels userspace clean help
 
 all: userspace
 
@@ -31,6 +31,10 @@ check-full: deps
 ## check-series  bisect check (UML kernel after every patch) and the x86_64 build matrix: modules, RETPOLINE=n, clang + W=1, IBT, kCFI
 check-series: deps
 	@kernel/check-series
+
+## check-debug   the debug UML kernel (KASAN, lockdep, PROVE_RCU, kmemleak, failslab): differential test, fault injection, soak, concurrency selftests (SOAK=seconds per backend, SEED=n)
+check-debug: deps userspace
+	@NFTLAB_SOAK_SECONDS=$(or $(SOAK),20) $(if $(SEED),NFTLAB_DEBUG_SEED=$(SEED)) tests/reliability/check-debug.sh
 
 ## tcg-plugin    build the pktcount QEMU TCG plugin (fetches the plugin API header into the cache)
 tcg-plugin: deps

@@ -35,17 +35,9 @@ mkdir -p "$run"
 
 for knob in off on; do
 	dir="$run/knob-$knob"
-	mkdir -p "$dir/selftests"
-	# The script from the base commit itself, plus our fixes of the
-	# script (tests/lab/selftest-fixes/, meant for upstream): the kernel
-	# series never touches it.
-	git -C "$(base_src)" archive base tools/testing/selftests/net/lib.sh \
-		tools/testing/selftests/net/netfilter tools/testing/selftests/kselftest |
-		tar -x -C "$dir/selftests"
-	for fix in "$top"/tests/lab/selftest-fixes/*.patch; do
-		tap_check "knob $knob: selftest fix applies: ${fix##*/}" \
-			patch -s -p1 -d "$dir/selftests" -i "$fix"
-	done
+	mkdir -p "$dir"
+	"$top/tests/lab/extract-selftests" "$dir" > "$dir/extract.tap"
+	tap_forward "knob $knob: " "$dir/extract.tap"
 	val=0 groups=$groups_off
 	if [ "$knob" = on ]; then val=1 groups=$groups_on; fi
 	start=$SECONDS

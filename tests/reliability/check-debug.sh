@@ -1,0 +1,70 @@
+#!/bin/bash
+# make check-debug: the patched UML lab kernel with KASAN, lockdep,
+# PROVE_RCU, DEBUG_ATOMIC_SLEEP, kmemleak and failslab (kernel/build --with
+# debug; every option of kernel/config/extra-debug.config is checked to
+# stick), booted once to run tests/reliability/guest-debug.sh: the
+# differential test of the set backends, failslab during nftlab bulk loads,
+# the churn soak and nft_concat_range.sh's concurrency and timeout groups.
+# Then the console is scanned for the kernel's reports (any report fails
+# the run and is kept as splat-N.txt) and kmemleak's scan must be empty.
+#
+# Results: build/results/debug-<timestamp>/ (TAP of each part, JSON
+# reports, console.log, summary.md).  Environment:
+#   NFTLAB_DEBUG_SEED     seed of the differential test and the soak
+#                         (default: the clock; printed, reproducible)
+#   NFTLAB_SOAK_SECONDS   soak time per backend (default 20)
+#   NFTLAB_DEBUG_GROUPS   nft_concat_range.sh groups (default
+#                         "concurrency timeout")
+#   NFTLAB_DEBUG_PARTS    subset of "differential faults soak selftests"
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lab/tap.sh
+. "$top/tests/lab/tap.sh"
+# shellcheck source=../../kernel/lib.sh
+. "$top/kernel/lib.sh"
+
+seed=${NFTLAB_DEBUG_SEED:-$(date +%s)}
+soak_s=${NFTLAB_SOAK_SECONDS:-20}
+groups=${NFTLAB_DEBUG_GROUPS:-concurrency timeout}
+parts=${NFTLAB_DEBUG_PARTS:-differential faults soak selftests}
+case "$seed$soak_s" in *[!0-9.]*) tap_bail "NFTLAB_DEBUG_SEED and NFTLAB_SOAK_SECONDS are numbers" ;; esac
+
+kernel=$("$top/kernel/build" --with debug um patched retpoline) ||
+	tap_bail "cannot build the debug kernel (um patched retpoline --with debug)"
+make -s -C "$top/userspace" >/dev/null || tap_bail "cannot build nftlab"
+run="$top/build/results/debug-$(date -u +%Y%m%dT%H%M%SZ)"
+mkdir -p "$run"
+{
+	echo "kernel: $(sed -n 's/^name: //p' "$kernel/BUILD-INFO") ($(sed -n 's/^base: //p' "$kernel/BUILD-INFO"))"
+	echo "series: $(sed -n 's/^series: //p' "$kernel/BUILD-INFO")"
+	echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+	echo "seed: $seed, soak: ${soak_s}s per backend, selftest groups: $groups"
+	echo "parts: $parts (all on UML: it has every checker of the debug fragment)"
+	echo "date: $(date -u +%FT%TZ)"
+} > "$run/run-info.txt"
+sed 's/^/# /' "$run/run-info.txt"
+
+if [[ " $parts " == *" selftests "* ]]; then
+	"$top/tests/lab/extract-selftests" "$run" > "$run/extract.tap"
+	tap_forward "" "$run/extract.tap"
+fi
+
+# KASAN and lockdep make the guest several times slower than the plain
+# lab kernel; the timeout leaves room for the slowest part (selftests).
+start=$SECONDS
+# shellcheck disable=SC2086 # parts is a word list
+"$top/kernel/lab-run" --kernel "$kernel" --results "$run" --mem 2G --timeout 5400 -- \
+	"$top/tests/reliability/guest-debug.sh" "$seed" "$soak_s" "$top/userspace/build/nftlab" \
+	"$groups" $parts > "$run/console.log" 2>&1
+rc=$?
+tap_diag "guest exited $rc after $((SECONDS - start))s (console: $run/console.log)"
+tap_check "the debug guest exited 0" test "$rc" -eq 0
+tap_report "" "$run/features.tap" "$run/console.log"
+for part in $parts; do
+	tap_report "" "$run/$part.tap" "$run/console.log"
+done
+python3 "$top/tests/reliability/splats.py" "$run/console.log" "$run/splats" "$run/kmemleak.txt" \
+	> "$run/splats.tap"
+tap_forward "" "$run/splats.tap"
+python3 "$top/tests/reliability/summary.py" "$run" | sed 's/^/# /'
+tap_end

@@ -1,0 +1,89 @@
+#!/bin/bash
+# Runs inside a lab guest booted with the debug kernel (kernel/build --with
+# debug): the differential test, fault injection during nftlab bulk loads,
+# the churn soak and the nft_concat_range.sh groups given, each in a network
+# namespace of its own, then a kmemleak scan.  Each part writes
+# $NFTLAB_RESULTS/PART.tap and PART.json; kmemleak's report goes to
+# kmemleak.txt.  The host (tests/reliability/check-debug.sh) scans the
+# console for the kernel's reports.
+#
+# Usage: guest-debug.sh [--plain] SEED SOAK_SECONDS NFTLAB "GROUP ..." [PART ...]
+#   PART: differential faults soak selftests (default: all four)
+#   --plain: a kernel without the debug options (make check's short run):
+#            no checker checks, no kmemleak scan
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+plain=0
+if [ "${1:-}" = --plain ]; then plain=1; shift; fi
+seed=$1 soak_s=$2 nftlab=$3 groups=$4
+shift 4
+parts=${*:-differential faults soak selftests}
+out=$NFTLAB_RESULTS
+kml=/sys/kernel/debug/kmemleak
+
+# What the host asked for must be there: a missing checker is a failure,
+# never a silent pass.
+[ "$plain" = 1 ] || {
+	n=0
+	for f in "$kml" /proc/lockdep /sys/kernel/debug/failslab; do
+		n=$((n + 1))
+		if [ -e "$f" ]; then
+			echo "ok $n - debug kernel: $f exists"
+		else
+			echo "not ok $n - debug kernel: $f exists"
+		fi
+	done
+	echo "1..$n"
+} > "$out/features.tap"
+
+# Objects the boot left unreferenced are not the tests' leaks.
+[ "$plain" = 0 ] && [ -e "$kml" ] && echo clear > "$kml"
+
+in_netns() {
+	local ns=$1
+
+	shift
+	ip netns add "$ns" || return 1
+	ip netns exec "$ns" "$@"
+	local rc=$?
+	ip netns del "$ns"
+	return "$rc"
+}
+
+run_part() {
+	case "$1" in
+	differential)
+		in_netns relab-diff python3 "$here/differential.py" --seed "$seed" \
+			--report "$out/differential.json" > "$out/differential.tap" 2>&1 ;;
+	faults)
+		in_netns relab-faults python3 "$here/faults.py" --nftlab "$nftlab" \
+			--report "$out/faults.json" > "$out/faults.tap" 2>&1 ;;
+	soak)
+		in_netns relab-soak python3 "$here/soak.py" --seed "$seed" --seconds "$soak_s" \
+			--report "$out/soak.json" > "$out/soak.tap" 2>&1 ;;
+	selftests)
+		# guest-selftests.sh writes $NFTLAB_RESULTS/debug.tap
+		"$NFTLAB_TOP/tests/lab/guest-selftests.sh" debug "$groups" > "$out/selftests.log" 2>&1
+		mv "$out/debug.tap" "$out/selftests.tap" ;;
+	*) echo "not ok 1 - unknown part $1" > "$out/$1.tap"; return 1 ;;
+	esac
+}
+
+for part in $parts; do
+	echo "[guest-debug] $part: start $(date +%T)" >&2
+	start=$SECONDS
+	run_part "$part"
+	echo "[guest-debug] $part: exit $? after $((SECONDS - start))s" >&2
+done
+
+if [ "$plain" = 0 ] && [ -e "$kml" ]; then
+	# kmemleak reports objects unreferenced for 5 s or more; two scans,
+	# as Documentation/dev-tools/kmemleak.rst advises, after the tests'
+	# deferred frees (RCU, the nf_tables destroy work) have run.
+	sleep 6
+	echo scan > "$kml"
+	sleep 1
+	echo scan > "$kml"
+	cat "$kml" > "$out/kmemleak.txt"
+fi
+echo "[guest-debug] done" >&2

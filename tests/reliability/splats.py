@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Finds the kernel's own bug reports in a guest console log.
+
+Usage: splats.py CONSOLE_LOG OUTDIR [KMEMLEAK_REPORT]
+
+One TAP line per checker (KASAN, lockdep, RCU, atomic sleep, WARN/BUG,
+kmemleak): ok when the log has no report of that checker.  Every report
+found is written to OUTDIR/splat-N.txt (the report's first line and the 60
+lines after it) and listed in OUTDIR/splats.json, so a failed run keeps its
+evidence.  The lines fault injection prints for the failures it was asked
+to inject are not reports.
+"""
+import json
+import os
+import re
+import sys
+
+# checker -> patterns of the first line of its reports
+CHECKERS = [
+    ("KASAN", [r"BUG: KASAN: ", r"BUG: KFENCE: "]),
+    ("lockdep", [r"WARNING: possible circular locking dependency",
+                 r"WARNING: possible recursive locking",
+                 r"WARNING: inconsistent lock state",
+                 r"WARNING: possible irq lock inversion",
+                 r"WARNING: bad unlock balance",
+                 r"WARNING: held lock freed",
+                 r"WARNING: lock held when returning to user space",
+                 r"BUG: MAX_LOCKDEP", r"DEBUG_LOCKS_WARN_ON"]),
+    ("RCU", [r"WARNING: suspicious RCU usage", r"rcu: INFO: .* detected stalls",
+             r"self-detected stall on CPU"]),
+    ("atomic sleep", [r"BUG: sleeping function called from invalid context",
+                      r"BUG: scheduling while atomic"]),
+    ("list debugging", [r"list_add corruption", r"list_del corruption"]),
+    ("WARN/BUG/Oops", [r"------------\[ cut here \]------------", r"kernel BUG at ",
+                       r"Oops: ", r"general protection fault", r"BUG: unable to handle",
+                       r"Kernel panic", r"UBSAN: "]),
+]
+KMEMLEAK = r"unreferenced object 0x"
+
+
+def scan(lines):
+    found = []
+    for i, line in enumerate(lines):
+        for checker, pats in CHECKERS:
+            if any(re.search(p, line) for p in pats):
+                found.append((checker, i))
+                break
+    return found
+
+
+def main(argv):
+    if len(argv) not in (3, 4):
+        print(__doc__, file=sys.stderr)
+        return 2
+    log, outdir = argv[1], argv[2]
+    with open(log, errors="replace") as f:
+        lines = f.read().splitlines()
+    leak_lines, leak_missing = [], False
+    if len(argv) == 4:
+        if os.path.exists(argv[3]):
+            with open(argv[3], errors="replace") as f:
+                leak_lines = f.read().splitlines()
+        else:
+            leak_missing = True
+    os.makedirs(outdir, exist_ok=True)
+    found = scan(lines)
+    reports = []
+    for n, (checker, i) in enumerate(found, 1):
+        path = os.path.join(outdir, "splat-%d.txt" % n)
+        with open(path, "w") as f:
+            f.write("\n".join(lines[i:i + 61]) + "\n")
+        reports.append({"checker": checker, "line": i + 1, "first": lines[i].strip(),
+                        "file": os.path.basename(path)})
+    leaks = [i for i, line in enumerate(leak_lines) if re.search(KMEMLEAK, line)]
+    for n, i in enumerate(leaks, len(reports) + 1):
+        path = os.path.join(outdir, "splat-%d.txt" % n)
+        with open(path, "w") as f:
+            f.write("\n".join(leak_lines[i:i + 30]) + "\n")
+        reports.append({"checker": "kmemleak", "line": i + 1, "first": leak_lines[i].strip(),
+                        "file": os.path.basename(path)})
+    with open(os.path.join(outdir, "splats.json"), "w") as f:
+        json.dump({"console": log, "lines": len(lines), "reports": reports}, f, indent=1)
+    n = 0
+    names = [c for c, _ in CHECKERS] + (["kmemleak"] if len(argv) == 4 else [])
+    for checker in names:
+        mine = [r for r in reports if r["checker"] == checker]
+        n += 1
+        print("%s %d - debug kernel: no %s report in the guest log%s" %
+              ("not ok" if mine else "ok", n, checker,
+               "" if not mine else " (%d, first: %s; %s)" % (len(mine), mine[0]["first"][:120],
+                                                             mine[0]["file"])))
+    if leak_missing:
+        n += 1
+        print("not ok %d - debug kernel: the guest wrote its kmemleak scan (%s)" % (n, argv[3]))
+    print("1..%d" % n)
+    return 1 if reports or leak_missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

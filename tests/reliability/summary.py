@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""summary.md of a check-debug results directory, from the parts' JSON reports.
+
+Usage: summary.py RUNDIR   (writes RUNDIR/summary.md and prints it)
+"""
+import json
+import os
+import sys
+
+
+def load(run, name):
+    path = os.path.join(run, name)
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return json.load(f)
+
+
+def tap_counts(run, name):
+    path = os.path.join(run, name)
+    if not os.path.exists(path):
+        return None
+    ok = bad = todo = skip = 0
+    with open(path) as f:
+        for line in f:
+            if line.startswith("ok "):
+                if "# SKIP" in line:
+                    skip += 1
+                else:
+                    ok += 1
+            elif line.startswith("not ok "):
+                if "# TODO" in line:
+                    todo += 1
+                else:
+                    bad += 1
+    return ok, bad, todo, skip
+
+
+def main(argv):
+    if len(argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    run = argv[1]
+    out = ["# tests/reliability: %s" % os.path.basename(run.rstrip("/")), ""]
+    info = os.path.join(run, "run-info.txt")
+    if os.path.exists(info):
+        with open(info) as f:
+            out += ["    " + line.rstrip() for line in f] + [""]
+    out += ["| part | passed | failed | known (TODO) | skipped |", "|---|---|---|---|---|"]
+    for part in ("features", "differential", "faults", "soak", "selftests", "splats"):
+        c = tap_counts(run, part + ".tap")
+        if c:
+            out.append("| %s | %s |" % (part, " | ".join(map(str, c))))
+    out.append("")
+    d = load(run, "differential.json")
+    if d:
+        out.append("Differential (seed %d, %d elements per set): " % (d["seed"], d["elements"]) +
+                   ", ".join("%s %d probes" % (p["phase"], p["probes"]) for p in d["phases"]))
+        known = sorted({"%s/%s" % (p["phase"], s["set"]) for p in d["phases"]
+                        for s in p["sets"] if s.get("known")})
+        if known:
+            out.append("Known 6.12 rbtree false hits (expired intervals) in: %s" % ", ".join(known))
+        out.append("")
+    f = load(run, "faults.json")
+    if f:
+        out.append("Fault injection: %d nftlab bulk loads (3 sets x %d elements), one failing "
+                   "allocation each: %d refused with the ruleset unchanged, %d applied, %d bad "
+                   "(%.0f s)" % (len(f["runs"]), f["elements"], f["refused"], f["applied"],
+                                 f["bad"], f["seconds"]))
+        out.append("")
+    s = load(run, "soak.json")
+    if s:
+        out += ["Soak (seed %d, %g s per backend):" % (s["seed"], s["seconds"]), "",
+                "| set | seconds | transactions | per s | element ops | packets | missed |",
+                "|---|---|---|---|---|---|---|"]
+        for r in s["sets"]:
+            out.append("| %s | %.1f | %d | %.1f | %d | %d | %d |" % (
+                r["set"], r["seconds"], r["transactions"], r["transactions"] / r["seconds"],
+                r["element_ops"], r["packets"], r["miss"]))
+        out.append("")
+    sp = load(run, "splats/splats.json")
+    if sp:
+        out.append("Kernel reports in the guest log (%d lines scanned): %d" %
+                   (sp["lines"], len(sp["reports"])))
+        for r in sp["reports"][:20]:
+            out.append("- %s, line %d: %s (%s)" % (r["checker"], r["line"], r["first"], r["file"]))
+        out.append("")
+    text = "\n".join(out)
+    with open(os.path.join(run, "summary.md"), "w") as fh:
+        fh.write(text)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
