@@ -5,7 +5,9 @@
 # stick), booted once to run tests/reliability/guest-debug.sh: the
 # differential test of the set backends, failslab during nftlab bulk loads,
 # the churn soak and nft_concat_range.sh's concurrency and timeout groups.
-# Then the console is scanned for the kernel's reports (any report fails
+# Part smp runs the soak where UML cannot: in the x86_64 baseline and
+# patched kernels under QEMU with 2 vCPUs (tests/reliability/soak-smp.sh).
+# Then each console is scanned for the kernel's reports (any report fails
 # the run and is kept as splat-N.txt) and kmemleak's scan must be empty.
 #
 # Results: build/results/debug-<timestamp>/ (TAP of each part, JSON
@@ -15,7 +17,7 @@
 #   NFTLAB_SOAK_SECONDS   soak time per backend (default 20)
 #   NFTLAB_DEBUG_GROUPS   nft_concat_range.sh groups (default
 #                         "concurrency timeout")
-#   NFTLAB_DEBUG_PARTS    subset of "differential faults soak selftests"
+#   NFTLAB_DEBUG_PARTS    subset of "differential faults soak selftests smp"
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../lab/tap.sh
@@ -26,7 +28,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 seed=${NFTLAB_DEBUG_SEED:-$(date +%s)}
 soak_s=${NFTLAB_SOAK_SECONDS:-20}
 groups=${NFTLAB_DEBUG_GROUPS:-concurrency timeout}
-parts=${NFTLAB_DEBUG_PARTS:-differential faults soak selftests}
+parts=${NFTLAB_DEBUG_PARTS:-differential faults soak selftests smp}
+guest_parts=$(tr ' ' '\n' <<<"$parts" | grep -vx smp | paste -sd ' ' -)
 case "$seed$soak_s" in *[!0-9.]*) tap_bail "NFTLAB_DEBUG_SEED and NFTLAB_SOAK_SECONDS are numbers" ;; esac
 
 kernel=$("$top/kernel/build" --with debug um patched retpoline) ||
@@ -39,7 +42,7 @@ mkdir -p "$run"
 	echo "series: $(sed -n 's/^series: //p' "$kernel/BUILD-INFO")"
 	echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 	echo "seed: $seed, soak: ${soak_s}s per backend, selftest groups: $groups"
-	echo "parts: $parts (all on UML: it has every checker of the debug fragment)"
+	echo "parts: $parts (the debug kernel is UML: it has every checker of the debug fragment; smp: x86_64 under QEMU, 2 vCPUs, no debug options)"
 	echo "date: $(date -u +%FT%TZ)"
 } > "$run/run-info.txt"
 sed 's/^/# /' "$run/run-info.txt"
@@ -51,20 +54,27 @@ fi
 
 # KASAN and lockdep make the guest several times slower than the plain
 # lab kernel; the timeout leaves room for the slowest part (selftests).
+# Every kernel message goes to the console: lockdep and WARN() print at
+# KERN_WARNING, which the lab's "quiet" would hide.
 start=$SECONDS
 # shellcheck disable=SC2086 # parts is a word list
-"$top/kernel/lab-run" --kernel "$kernel" --results "$run" --mem 2G --timeout 5400 -- \
+"$top/kernel/lab-run" --kernel "$kernel" --results "$run" --mem 2G --timeout 5400 \
+	--append "ignore_loglevel log_buf_len=16M" -- \
 	"$top/tests/reliability/guest-debug.sh" "$seed" "$soak_s" "$top/userspace/build/nftlab" \
-	"$groups" $parts > "$run/console.log" 2>&1
+	"$groups" $guest_parts > "$run/console.log" 2>&1
 rc=$?
 tap_diag "guest exited $rc after $((SECONDS - start))s (console: $run/console.log)"
 tap_check "the debug guest exited 0" test "$rc" -eq 0
 tap_report "" "$run/features.tap" "$run/console.log"
-for part in $parts; do
+for part in $guest_parts; do
 	tap_report "" "$run/$part.tap" "$run/console.log"
 done
 python3 "$top/tests/reliability/splats.py" "$run/console.log" "$run/splats" "$run/kmemleak.txt" \
 	> "$run/splats.tap"
 tap_forward "" "$run/splats.tap"
+if [[ " $parts " == *" smp "* ]]; then
+	"$top/tests/reliability/soak-smp.sh" "$run" "$seed" "$soak_s" > "$run/smp.tap"
+	tap_forward "" "$run/smp.tap"
+fi
 python3 "$top/tests/reliability/summary.py" "$run" | sed 's/^/# /'
 tap_end

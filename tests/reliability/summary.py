@@ -37,6 +37,19 @@ def tap_counts(run, name):
     return ok, bad, todo, skip
 
 
+def soak_table(out, s, where):
+    if not s:
+        return
+    out += ["Soak, %s (seed %d, %g s per backend):" % (where, s["seed"], s["seconds"]), "",
+            "| set | seconds | transactions | per s | element ops | packets | missed |",
+            "|---|---|---|---|---|---|---|"]
+    for r in s["sets"]:
+        out.append("| %s | %.1f | %d | %.1f | %d | %d | %d |" % (
+            r["set"], r["seconds"], r["transactions"], r["transactions"] / r["seconds"],
+            r["element_ops"], r["packets"], r["miss"]))
+    out.append("")
+
+
 def main(argv):
     if len(argv) != 2:
         print(__doc__, file=sys.stderr)
@@ -48,7 +61,7 @@ def main(argv):
         with open(info) as f:
             out += ["    " + line.rstrip() for line in f] + [""]
     out += ["| part | passed | failed | known (TODO) | skipped |", "|---|---|---|---|---|"]
-    for part in ("features", "differential", "faults", "soak", "selftests", "splats"):
+    for part in ("features", "differential", "faults", "soak", "selftests", "splats", "smp"):
         c = tap_counts(run, part + ".tap")
         if c:
             out.append("| %s | %s |" % (part, " | ".join(map(str, c))))
@@ -64,21 +77,16 @@ def main(argv):
         out.append("")
     f = load(run, "faults.json")
     if f:
-        out.append("Fault injection: %d nftlab bulk loads (3 sets x %d elements), one failing "
-                   "allocation each: %d refused with the ruleset unchanged, %d applied, %d bad "
-                   "(%.0f s)" % (len(f["runs"]), f["elements"], f["refused"], f["applied"],
-                                 f["bad"], f["seconds"]))
+        out.append("Fault injection: %d nftlab bulk loads (3 sets x %d elements), the N-th slab "
+                   "allocation failing in each: %d refused with the ruleset unchanged, %d absorbed "
+                   "(applied, the allocation had a fallback), %d bad; past the last allocation at "
+                   "N = %s (%.0f s)" % (len(f["runs"]), f["elements"], f["refused"], f["absorbed"],
+                                        f["bad"], f["past_end"], f["seconds"]))
         out.append("")
-    s = load(run, "soak.json")
-    if s:
-        out += ["Soak (seed %d, %g s per backend):" % (s["seed"], s["seconds"]), "",
-                "| set | seconds | transactions | per s | element ops | packets | missed |",
-                "|---|---|---|---|---|---|---|"]
-        for r in s["sets"]:
-            out.append("| %s | %.1f | %d | %.1f | %d | %d | %d |" % (
-                r["set"], r["seconds"], r["transactions"], r["transactions"] / r["seconds"],
-                r["element_ops"], r["packets"], r["miss"]))
-        out.append("")
+    for name, where in (("soak.json", "UML, 1 CPU"),
+                        ("smp-patched/soak.json", "x86_64 patched, QEMU TCG, 2 vCPUs"),
+                        ("smp-baseline/soak.json", "x86_64 baseline, QEMU TCG, 2 vCPUs")):
+        soak_table(out, load(run, name), where)
     sp = load(run, "splats/splats.json")
     if sp:
         out.append("Kernel reports in the guest log (%d lines scanned): %d" %
