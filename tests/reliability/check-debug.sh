@@ -69,7 +69,8 @@ tap_report "" "$run/features.tap" "$run/console.log"
 for part in $guest_parts; do
 	tap_report "" "$run/$part.tap" "$run/console.log"
 done
-python3 "$top/tests/reliability/splats.py" "$run/console.log" "$run/splats" "$run/kmemleak.txt" \
+python3 "$top/tests/reliability/splats.py" --config "$kernel/config" "$run/console.log" "$run/splats" \
+	"$run/kmemleak.txt" \
 	> "$run/splats.tap"
 tap_forward "" "$run/splats.tap"
 if [[ " $parts " == *" smp "* ]]; then

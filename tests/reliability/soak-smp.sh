@@ -48,7 +48,8 @@ for v in $variants; do
 	else
 		tap_report "x86_64 $v, 2 vCPUs: " "$dir/soak.tap" "$dir/console.log"
 	fi
-	python3 "$top/tests/reliability/splats.py" "$dir/console.log" "$dir/splats" > "$dir/splats.tap"
+	python3 "$top/tests/reliability/splats.py" --config "$kernel/config" "$dir/console.log" "$dir/splats" \
+		> "$dir/splats.tap"
 	if [ "$v" = baseline ]; then
 		sed -e 's/^\(not ok .*\)$/\1 # TODO 6.12.117 itself: reported for issue 16/' \
 			"$dir/splats.tap" > "$dir/splats-todo.tap"

@@ -2,10 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 """Finds the kernel's own bug reports in a guest console log.
 
-Usage: splats.py CONSOLE_LOG OUTDIR [KMEMLEAK_REPORT]
+Usage: splats.py [--config KERNEL_CONFIG] CONSOLE_LOG OUTDIR [KMEMLEAK_REPORT]
 
-One TAP line per checker (KASAN, lockdep, RCU, atomic sleep, WARN/BUG,
-kmemleak): ok when the log has no report of that checker.  Every report
+One TAP line per checker the kernel has (KASAN, lockdep, RCU, atomic
+sleep, list debugging, WARN/BUG, kmemleak): ok when the log has no report
+of that checker.  With --config, a checker whose option the kernel's
+.config lacks gets no line (a check that cannot fail is not a pass); the
+WARN/BUG/Oops and RCU stall reports every kernel makes are always checked.  Every report
 found is written to OUTDIR/splat-N.txt (the report's first line and the 60
 lines after it) and listed in OUTDIR/splats.json, so a failed run keeps its
 evidence.  The lines fault injection prints for the failures it was asked
@@ -16,6 +19,10 @@ import os
 import re
 import sys
 
+# checker -> the option that makes the kernel report it (None: every kernel)
+OPTIONS = {"KASAN": "CONFIG_KASAN", "lockdep": "CONFIG_PROVE_LOCKING", "RCU": None,
+           "atomic sleep": "CONFIG_DEBUG_ATOMIC_SLEEP", "list debugging": "CONFIG_DEBUG_LIST",
+           "WARN/BUG/Oops": None}
 # checker -> patterns of the first line of its reports
 CHECKERS = [
     ("KASAN", [r"BUG: KASAN: ", r"BUG: KFENCE: "]),
@@ -49,7 +56,20 @@ def scan(lines):
     return found
 
 
+def enabled(config_path):
+    """The checkers a kernel .config has (all of them without a config)."""
+    if not config_path:
+        return [c for c, _ in CHECKERS]
+    with open(config_path) as f:
+        opts = {line.split("=")[0] for line in f if line.rstrip().endswith("=y")}
+    return [c for c, _ in CHECKERS if OPTIONS[c] is None or OPTIONS[c] in opts]
+
+
 def main(argv):
+    config = None
+    if len(argv) > 2 and argv[1] == "--config":
+        config = argv[2]
+        argv = argv[:1] + argv[3:]
     if len(argv) not in (3, 4):
         print(__doc__, file=sys.stderr)
         return 2
@@ -82,11 +102,14 @@ def main(argv):
     with open(os.path.join(outdir, "splats.json"), "w") as f:
         json.dump({"console": log, "lines": len(lines), "reports": reports}, f, indent=1)
     n = 0
-    names = [c for c, _ in CHECKERS] + (["kmemleak"] if len(argv) == 4 else [])
+    names = enabled(config) + (["kmemleak"] if len(argv) == 4 else [])
+    off = [c for c, _ in CHECKERS if c not in names]
+    if off:
+        print("# not in this kernel, not checked: %s" % ", ".join(off))
     for checker in names:
         mine = [r for r in reports if r["checker"] == checker]
         n += 1
-        print("%s %d - debug kernel: no %s report in the guest log%s" %
+        print("%s %d - kernel: no %s report in the guest log%s" %
               ("not ok" if mine else "ok", n, checker,
                "" if not mine else " (%d, first: %s; %s)" % (len(mine), mine[0]["first"][:120],
                                                              mine[0]["file"])))
