@@ -190,10 +190,15 @@ def boot(rawdir, kdir, syms, plugin, variant, mitigation, rnd, quick, counts, re
            "--"] + env + [os.path.join(SUITE, "guest", "run-plan"), os.path.join(bdir, "plan"),
                           os.path.join(bdir, "out")]
     log("boot %s: %d cells x %d counted runs (QEMU TCG)" % (name, ncells, len(counts)))
+    # the kernel QEMU loads now: another build may replace it meanwhile
+    stamp = kernel_stamp(kdir)
     with open(os.path.join(bdir, "console.log"), "w") as con:
         rc = subprocess.run(cmd, stdout=con, stderr=subprocess.STDOUT).returncode
+    if kernel_stamp(kdir) != stamp:
+        log("boot %s: the kernel in %s was rebuilt during the boot: not kept" % (name, kdir))
+        rc = rc or 1
     info = dict(name=name, variant=variant, mitigation=mitigation, round=rnd, kernel=kdir, status=rc,
-                counts=list(counts), stamp=kernel_stamp(kdir))
+                counts=list(counts), stamp=stamp)
     write(os.path.join(bdir, "boot.json"), json.dumps(info, indent=1) + "\n")
     log("boot %s: exit %d" % (name, rc))
     return rc

@@ -24,6 +24,7 @@ for v in $variants; do
 	dir="$run/smp-$v"
 	mkdir -p "$dir"
 	kernel=$("$top/kernel/build" x86_64 "$v" retpoline) || tap_bail "cannot build x86_64 $v retpoline"
+	cp "$kernel/BUILD-INFO" "$dir/BUILD-INFO"
 	start=$SECONDS
 	# shellcheck disable=SC2016 # expanded by the guest's bash
 	"$top/kernel/lab-run" --arch x86_64 --cpus 2 --kernel "$kernel" --results "$dir" --mem 2G \

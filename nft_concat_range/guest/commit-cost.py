@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Guest side of nft_concat_range/commit-cost: what an interval set costs
+the control plane, per set size.
+
+For each N (--sizes): one nftlab transaction loads table inet ccost with
+an interval set (rbtree backend) of N disjoint IPv4 ranges; then --reps
+transactions each add one more range (the commit of a set of N intervals:
+with feature patch 6, the rebuild of its lookup array).  Recorded per N:
+the load's wall time, every one-element commit's wall time (one nftlab
+process each: its start-up is in every sample, baseline and patched
+alike), and how VmallocUsed, Slab and MemFree of /proc/meminfo moved
+between before the load and a second after the last commit (a lookup
+array larger than a page is a power-of-two block of pages from kmalloc,
+which Slab counts, or vmalloc memory if that fails).  One JSON line per N on stdout.
+
+Run as root in a network namespace of its own, with --nftlab the binary.
+"""
+import argparse
+import json
+import subprocess
+import sys
+import time
+
+
+def meminfo():
+    out = {}
+    with open("/proc/meminfo") as f:
+        for line in f:
+            k, v = line.split(":", 1)
+            if k in ("VmallocUsed", "Slab", "MemFree"):
+                out[k] = int(v.split()[0])
+    return out
+
+
+def nftlab(binary, *args, script=None):
+    t = time.monotonic()
+    p = subprocess.run([binary] + list(args), input=script, text=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    dt = time.monotonic() - t
+    if p.returncode != 0:
+        raise RuntimeError("nftlab %s: %s" % (" ".join(args), p.stderr.strip()))
+    return dt
+
+
+def one_size(binary, n, reps):
+    subprocess.run(["nft", "delete", "table", "inet", "ccost"], stderr=subprocess.DEVNULL)
+    time.sleep(1)
+    before = meminfo()
+    script = "\n".join([
+        "table add inet ccost",
+        "set add inet ccost s --type ipv4_addr --flags interval",
+        # N adjacent ranges of 2 addresses from 10.0.0.6 up (nftlab gen)
+        "element add inet ccost s --gen addr4 --count %d --range-size 1" % n,
+        ""])
+    load_s = nftlab(binary, "-f", "-", script=script)
+    commits = []
+    for i in range(reps):
+        # far above the generated ranges, one new interval each
+        elem = "192.168.%d.%d-192.168.%d.%d" % (i // 60, (i % 60) * 4, i // 60, (i % 60) * 4 + 1)
+        commits.append(nftlab(binary, "element", "add", "inet", "ccost", "s", elem))
+    time.sleep(1)
+    after = meminfo()
+    subprocess.run(["nft", "delete", "table", "inet", "ccost"], check=True)
+    return {"intervals": n, "load_s": round(load_s, 4), "commit_s": [round(c, 5) for c in commits],
+            "vmalloc_kb": after["VmallocUsed"] - before["VmallocUsed"],
+            "slab_kb": after["Slab"] - before["Slab"],
+            "used_kb": before["MemFree"] - after["MemFree"]}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--nftlab", required=True)
+    ap.add_argument("--sizes", default="1000,10000,100000")
+    ap.add_argument("--reps", type=int, default=15)
+    args = ap.parse_args(argv)
+    for n in (int(x) for x in args.sizes.split(",")):
+        print(json.dumps(one_size(args.nftlab, n, args.reps)))
+        sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
