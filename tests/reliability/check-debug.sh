@@ -40,6 +40,7 @@ mkdir -p "$run"
 {
 	echo "kernel: $(sed -n 's/^name: //p' "$kernel/BUILD-INFO") ($(sed -n 's/^base: //p' "$kernel/BUILD-INFO"))"
 	echo "series: $(sed -n 's/^series: //p' "$kernel/BUILD-INFO")"
+	echo "build: $(sed -n 's/^stamp: //p' "$kernel/BUILD-INFO")"
 	echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 	echo "seed: $seed, soak: ${soak_s}s per backend, selftest groups: $groups"
 	echo "parts: $parts (the debug kernel is UML: it has every checker of the debug fragment; smp: x86_64 under QEMU, 2 vCPUs, no debug options)"
