@@ -20,6 +20,19 @@ run=$1 seed=$2 secs=$3
 shift 3
 variants=${*:-patched baseline}
 
+# todo_for VARIANT TAPFILE: the TAP file to forward; for the baseline a
+# copy whose failures are TODO (6.12.117's own).  A missing file stays
+# missing (empty), so tap_report still fails on it.
+todo_for() {
+	if [ "$1" = baseline ]; then
+		sed -e 's/^\(not ok .*\)$/\1 # TODO 6.12.117 itself: reported for issue 16/' \
+			"$2" > "$2.todo" 2>/dev/null
+		echo "$2.todo"
+	else
+		echo "$2"
+	fi
+}
+
 for v in $variants; do
 	dir="$run/smp-$v"
 	mkdir -p "$dir"
@@ -35,28 +48,9 @@ for v in $variants; do
 		- "$top/tests/reliability/soak.py" "$seed" "$secs" > "$dir/console.log" 2>&1
 	rc=$?
 	tap_diag "x86_64 $v, 2 vCPUs: guest exited $rc after $((SECONDS - start))s (console: $dir/console.log)"
-	if [ "$v" = baseline ] && [ -s "$dir/soak.tap" ]; then
-		while IFS= read -r line; do
-			case "$line" in
-			"ok "*) tap_check "x86_64 baseline, 2 vCPUs: ${line#ok * - }" true ;;
-			"not ok "*)
-				tap_n=$((tap_n + 1))
-				echo "not ok $tap_n - x86_64 baseline, 2 vCPUs: ${line#not ok * - } # TODO 6.12.117 itself: reported for issue 16"
-				;;
-			"#"*) echo "$line" ;;
-			esac
-		done < "$dir/soak.tap"
-	else
-		tap_report "x86_64 $v, 2 vCPUs: " "$dir/soak.tap" "$dir/console.log"
-	fi
+	tap_report "x86_64 $v, 2 vCPUs: " "$(todo_for "$v" "$dir/soak.tap")" "$dir/console.log"
 	python3 "$top/tests/reliability/splats.py" --config "$kernel/config" "$dir/console.log" "$dir/splats" \
 		> "$dir/splats.tap"
-	if [ "$v" = baseline ]; then
-		sed -e 's/^\(not ok .*\)$/\1 # TODO 6.12.117 itself: reported for issue 16/' \
-			"$dir/splats.tap" > "$dir/splats-todo.tap"
-		tap_forward "x86_64 baseline, 2 vCPUs: " "$dir/splats-todo.tap"
-	else
-		tap_forward "x86_64 $v, 2 vCPUs: " "$dir/splats.tap"
-	fi
+	tap_forward "x86_64 $v, 2 vCPUs: " "$(todo_for "$v" "$dir/splats.tap")"
 done
 tap_end
