@@ -124,14 +124,20 @@ def gen_rules(tdef, backend, nlookups):
     return "\n".join(out) + "\n"
 
 
-def gen_dynset_sets(dev):
-    """nft script: the dynset table, an empty rhash dynamic set and the chain."""
+def gen_ingress_table(dev, objects=()):
+    """nft script: the table (created anew) with the counter, OBJECTS (lines
+    inside the table) and an empty ingress chain on DEV."""
     return "\n".join([
         "add table netdev %s" % TABLE, "delete table netdev %s" % TABLE,
-        "table netdev %s {" % TABLE, "\tcounter test { }",
-        "\tset %s { type ipv4_addr; size 65536; flags dynamic,timeout; timeout 1h; }" % DYNSET_SET,
+        "table netdev %s {" % TABLE, "\tcounter test { }"] + ["\t" + o for o in objects] + [
         "\tchain %s { type filter hook ingress device \"%s\" priority 0; }" % (CHAIN, dev),
         "}"]) + "\n"
+
+
+def gen_dynset_sets(dev):
+    """nft script: the dynset table, an empty rhash dynamic set and the chain."""
+    return gen_ingress_table(dev, ["set %s { type ipv4_addr; size 65536; flags dynamic,timeout; timeout 1h; }"
+                                   % DYNSET_SET])
 
 
 def gen_dynset_rules(backend):
@@ -142,29 +148,34 @@ def gen_dynset_rules(backend):
     return "\n".join(out) + "\n"
 
 
-# The conntrack scenario (T0): conntrack's own hooks next to nf_tables chains.
+# The conntrack scenarios (T0 and T7): conntrack's own hooks next to
+# nf_tables chains.  The group's table counts every packet at netdev
+# ingress (the count that validates a sample); each cell then sets up the
+# IP layer behind it.  The packet has no route and is dropped after
+# prerouting, before conntrack confirms it, so every packet that goes
+# through conntrack allocates and frees one conntrack entry.
 CT_TABLE = "nftbench_ct"
+# cell backend: the hook of the ip table's chain that tests ct state, None
+# for no ip table.  A chain at any hook registers all of conntrack's hooks
+# of the family; pktgen's packets never reach the output hook, so with
+# "ctonly" conntrack's defrag (-400) and conntrack (-200) hooks run at
+# prerouting with no nf_tables chain beside them.  The group's sets file is
+# gen_ingress_table().
+CT_HOOKS = {"ctbase": None, "ctonly": "output", "ct": "prerouting"}
 
 
-def gen_ct_sets(dev):
-    """nft script: the netdev table (a chain that counts and accepts) and an
-    ip table whose prerouting chain tests ct state, which registers
-    conntrack's defrag (-400) and conntrack (-200) hooks in front of it."""
-    return "\n".join([
-        "add table netdev %s" % TABLE, "delete table netdev %s" % TABLE,
-        "table netdev %s {" % TABLE, "\tcounter test { }",
-        "\tchain %s { type filter hook ingress device \"%s\" priority 0; }" % (CHAIN, dev),
-        "}",
-        "add table ip %s" % CT_TABLE, "delete table ip %s" % CT_TABLE,
-        "table ip %s {" % CT_TABLE,
-        "\tchain pre { type filter hook prerouting priority 0; ct state new,established accept; }",
-        "}"]) + "\n"
-
-
-def gen_ct_rules():
-    """nft script of the conntrack cell: count, then on to the IP layer."""
-    return "flush chain netdev %s %s\nadd rule netdev %s %s counter name \"test\" accept\n" % (
-        TABLE, CHAIN, TABLE, CHAIN)
+def gen_ct_rules(backend):
+    """nft script of a conntrack cell: count, then on to the IP layer, with
+    the ip table of CT_HOOKS[BACKEND] (created anew) or none."""
+    out = ["flush chain netdev %s %s" % (TABLE, CHAIN),
+           "add rule netdev %s %s counter name \"test\" accept" % (TABLE, CHAIN),
+           "add table ip %s" % CT_TABLE, "delete table ip %s" % CT_TABLE]
+    hook = CT_HOOKS[backend]
+    if hook:
+        out += ["table ip %s {" % CT_TABLE,
+                "\tchain c { type filter hook %s priority 0; ct state new,established accept; }" % hook,
+                "}"]
+    return "\n".join(out) + "\n"
 
 
 def gen_egress(dev, hook):

@@ -4,15 +4,20 @@ files guest/run-plan executes (plan.tsv, nft scripts, nftlab commands).
 
 plan.tsv, one line per group and per cell run, tab separated:
 
+    table FAMILY NAME
     group GID MODE TYPE IPVER DSTADDR DSTPORT DSTMAC PKTSIZE SETSFILE PGOPTS
     cell  GID CELLID KNOB RULESFILE REP
+
+A table line names a table the plan's scripts may create: the guest
+deletes it before every group and on exit.
 """
 import os
 import random
 
 from . import loads
 from .files import write
-from .generators import gen_dynset_rules, gen_dynset_sets, gen_egress, gen_rules, gen_sets, packet, set_defs
+from .generators import (CT_TABLE, gen_ct_rules, gen_dynset_rules, gen_dynset_sets, gen_egress, gen_ingress_table,
+                         gen_rules, gen_sets, packet, set_defs)
 from .model import CHAIN, TABLE, TYPE_ORDER, TYPES
 from .tables import ALL_TABLES, TABLES
 
@@ -32,6 +37,10 @@ def expected_cells(role, tables, t2n, every=False):
     return {c["cell"] for _, cells in groups_for(role, tables, t2n, every) for c in cells}
 
 
+def table_lines():
+    return ["table\tnetdev\t%s" % TABLE, "table\tip\t%s" % CT_TABLE]
+
+
 def group_line(g, p, setsf, pgopts):
     return "group\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%d\t%s\t%s" % (
         g["gid"], g["mode"], g["type"], p["ipver"], p["addr"], p["port"], p["mac"], p["size"], setsf, pgopts)
@@ -43,7 +52,10 @@ def cell_line(gid, c, rep):
 
 def rules_file(outdir, tdef, c, dev):
     """Writes the nft script of cell C into OUTDIR; returns its name."""
-    if c["type"] == "dynset":
+    if c["type"] == "ct":
+        rf = "rules-ct-%s.nft" % c["backend"]
+        write(os.path.join(outdir, rf), gen_ct_rules(c["backend"]))
+    elif c["type"] == "dynset":
         rf = "rules-dynset-%s.nft" % c["backend"]
         write(os.path.join(outdir, rf), gen_dynset_rules(c["backend"]))
     elif c["backend"] in ("nohook", "egress"):
@@ -60,15 +72,19 @@ def write_plan(role, tables, reps, duration, seed, dev, t2n, every, out):
     rng = random.Random(seed)
     os.makedirs(out, exist_ok=True)
     lines = ["# nftlab bench plan: role %s tables %s reps %d duration %s"
-             % (role, ",".join(tables), reps, duration)]
+             % (role, ",".join(tables), reps, duration)] + table_lines()
     ncells = 0
     for g, cells in groups_for(role, tables, t2n, every):
         dynset = g["type"] == "dynset"
-        # T6 sends the net,port test packet (its destination is not looked at)
-        tdef = TYPES["net_port" if dynset else g["type"]]
+        # T6 and T7 send the net,port test packet (its destination is not
+        # looked at)
+        tdef = TYPES["net_port" if g["type"] in ("dynset", "ct") else g["type"]]
         p = packet(tdef)
         setsf = "-"
-        if dynset:
+        if g["type"] == "ct":
+            setsf = "sets-ct.nft"
+            write(os.path.join(out, setsf), gen_ingress_table(dev))
+        elif dynset:
             # nft -f only: nftlab's loader is about the interval sets of T1-T5
             setsf = "sets-dynset.nft"
             write(os.path.join(out, setsf), gen_dynset_sets(dev))
@@ -80,7 +96,7 @@ def write_plan(role, tables, reps, duration, seed, dev, t2n, every, out):
             write(os.path.join(out, "sets-%s.nftlab" % g["type"]), cmds)
             for name, text in files.items():
                 write(os.path.join(out, name), text)
-        lines.append(group_line(g, p, setsf, TABLES[g["table"]].PGOPTS if dynset else "-"))
+        lines.append(group_line(g, p, setsf, getattr(TABLES[g["table"]], "PGOPTS", "-")))
         for c in cells:
             c["rules"] = rules_file(out, tdef, c, dev)
         for rep in range(1, reps + 1):

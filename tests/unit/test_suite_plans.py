@@ -9,14 +9,15 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "nft_concat_range"))
+import re  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 from dataclasses import replace  # noqa: E402
 
 from nftbench import loads  # noqa: E402
 from nftbench import tap as taplib  # noqa: E402
-from nftbench.generators import (element, entry_bounds, fmt_addr6, gen_rules, gen_sets, lookup_expr,  # noqa: E402
-                                 packet, set_defs)
+from nftbench.generators import (CT_HOOKS, element, entry_bounds, fmt_addr6, gen_ct_rules, gen_rules,  # noqa: E402
+                                 gen_sets, lookup_expr, packet, set_defs)
 from nftbench.model import CHAIN, TABLE, TYPES  # noqa: E402
 from nftbench.plans import expected_cells, write_plan  # noqa: E402
 from nftbench.tables import ALL_TABLES, TABLES  # noqa: E402
@@ -64,9 +65,24 @@ def main():
         tap.ok(n == len(cells) == 2 * len(want) and {f[2] for f in cells} == want and
                all(os.path.isfile(os.path.join(d, f[4])) for f in cells) and
                all(os.path.isfile(os.path.join(d, g[9])) for g in groups.values() if g[9] != "-") and
-               groups["T6-dynset"][10].strip() == TABLES["T6"].PGOPTS,
-               "plan (quick): every table's cells twice, each with its rules file; sets files; T6's pktgen options",
-               (n, len(cells), len(want)))
+               groups["T6-dynset"][10].strip() == TABLES["T6"].PGOPTS and
+               groups["T7-ct"][10].strip() == TABLES["T7"].PGOPTS,
+               "plan (quick): every table's cells twice, each with its rules file; sets files; T6's and T7's pktgen "
+               "options", (n, len(cells), len(want)))
+        # every table a cell's script may create is one the guest deletes
+        listed = {(f[1], f[2].strip()) for f in plan if f[0] == "table"}
+        made = set()
+        for name in os.listdir(d):
+            if name.endswith(".nft"):
+                made |= set(re.findall(r"^(?:add )?table (\w+) (\w+)", open(os.path.join(d, name)).read(), re.M))
+        tap.ok(made and made <= listed, "plan: the tables the scripts create are the plan's table lines",
+               (sorted(made), sorted(listed)))
+    ct = {b: gen_ct_rules(b) for b in CT_HOOKS}
+    tap.ok("hook" not in ct["ctbase"] and "hook output" in ct["ctonly"] and "hook prerouting" in ct["ct"] and
+           all("ct state" in ct[b] for b in ("ctonly", "ct")) and
+           all("counter name \"test\" accept" in r for r in ct.values()),
+           "conntrack cells: no ip table, a ct chain at output (conntrack's hooks alone at prerouting), at "
+           "prerouting; each counts and accepts at netdev ingress")
     # the tooling's element generator (userspace/src/gen.c) against ours:
     # the ranged concatenation and the first field of every set type
     nftlab = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "userspace", "build", "nftlab")

@@ -8,8 +8,8 @@ expects of its figures) and may set PLOT_WIDTH.  Adding a table is one
 module here plus its name in TABLES.  T0 (exact counts, its own runner) is
 in t0.py and not a bench table.
 """
-from . import t1, t2, t3, t4, t5, t6
+from . import t1, t2, t3, t4, t5, t6, t7
 
-TABLES = {"T1": t1, "T2": t2, "T3": t3, "T4": t4, "T5": t5, "T6": t6}
+TABLES = {"T1": t1, "T2": t2, "T3": t3, "T4": t4, "T5": t5, "T6": t6, "T7": t7}
 ALL_TABLES = tuple(TABLES)
 

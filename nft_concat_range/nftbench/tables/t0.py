@@ -48,11 +48,11 @@ import os
 from fractions import Fraction
 
 from ..files import write
-from ..generators import (gen_ct_rules, gen_ct_sets, gen_dynset_rules, gen_dynset_sets, gen_egress, gen_rules,
-                          gen_sets, packet, set_defs)
+from ..generators import (CT_HOOKS, gen_ct_rules, gen_dynset_rules, gen_dynset_sets, gen_egress, gen_ingress_table,
+                          gen_rules, gen_sets, packet, set_defs)
 from ..ingest import read_samples
 from ..model import BACKENDS, DYNSET_SRC, TYPES, cell, parse_cell_id
-from ..plans import cell_line, group_line
+from ..plans import cell_line, group_line, table_lines
 from ..render import render_table
 from ..tap import Tap
 
@@ -71,7 +71,7 @@ QUICK_ENTRIES = 10
 # conntrack's table (the thunks, branches and calls stay the same and are
 # still checked).
 INSNS_SPREAD_MAX = 2
-RANDOM_SEEDED = ("hash", "dynset", "ct")
+RANDOM_SEEDED = ("hash", "dynset", "ct", "ctonly")
 
 
 def scenarios(variant, quick=False):
@@ -92,13 +92,13 @@ def scenarios(variant, quick=False):
               (dict(gid="T0-egress", mode="egress", type="net_port"), egress),
               (dict(gid="T0-dynset", mode="ingress", type="dynset"), dyn)]
     # What hooks that are not nf_tables chains pay for the hook entry's
-    # direct call: conntrack's defrag and conntrack hooks run in front of an
-    # nf_tables prerouting chain.  The packet has no route and is dropped
-    # before conntrack confirms it, so every packet allocates and frees one
-    # conntrack entry.
+    # direct call (generators.CT_HOOKS): conntrack's defrag and conntrack
+    # hooks alone at prerouting ("ctonly", less "ctbase": the netdev chain
+    # and the IP layer without them), and in front of an nf_tables
+    # prerouting chain ("ct").
     if not quick:
         groups.append((dict(gid="T0-ct", mode="ingress", type="ct"),
-                       [cell("T0", "ct", "ct", 1, k) for k in knobs]))
+                       [cell("T0", "ct", b, 1, k) for k in knobs for b in CT_HOOKS]))
     return groups
 
 
@@ -110,7 +110,7 @@ def write_plan(plandir, variant, quick, reps=1, dev="nftb0"):
     # dominates a quick boot, and what is counted stays exact either way.
     entries = QUICK_ENTRIES if quick else None
     p = packet(tdef, entries)
-    lines = ["# nftlab T0 plan: %s" % variant]
+    lines = ["# nftlab T0 plan: %s" % variant] + table_lines()
     ncells = 0
     for g, cells in scenarios(variant, quick):
         setsf, extra = "-", "-"
@@ -124,7 +124,7 @@ def write_plan(plandir, variant, quick, reps=1, dev="nftb0"):
             extra = "burst 1;" + DYNSET_SRC
         elif g["type"] == "ct":
             setsf = "sets-ct.nft"
-            write(os.path.join(plandir, setsf), gen_ct_sets(dev))
+            write(os.path.join(plandir, setsf), gen_ingress_table(dev))
             # a new skb per packet: conntrack attaches its entry to the skb
             extra = "burst 1"
         lines.append(group_line(g, p, setsf, extra))
@@ -135,9 +135,9 @@ def write_plan(plandir, variant, quick, reps=1, dev="nftb0"):
             elif c["backend"] == "dynset":
                 rf = "rules-dynset.nft"
                 write(os.path.join(plandir, rf), gen_dynset_rules("update"))
-            elif c["backend"] == "ct":
-                rf = "rules-ct.nft"
-                write(os.path.join(plandir, rf), gen_ct_rules())
+            elif c["backend"] in CT_HOOKS:
+                rf = "rules-%s.nft" % c["backend"]
+                write(os.path.join(plandir, rf), gen_ct_rules(c["backend"]))
             else:
                 rf = "rules-%s-%s-n%d.nft" % (c["type"], c["backend"], c["n"])
                 write(os.path.join(plandir, rf), gen_rules(tdef, c["backend"], c["n"]))
@@ -295,6 +295,9 @@ def render_structure(r):
                 calls={k: str(v) for k, v in sorted(r["calls"].items())})
 
 
+CT_LABELS = {"ctbase": "ct: netdev only", "ctonly": "ct: conntrack only", "ct": "conntrack + nft"}
+
+
 def short_cell(cid):
     c = parse_cell_id(cid)
     backend, n = c["backend"], "n%d" % c["n"]
@@ -302,8 +305,8 @@ def short_cell(cid):
         return "egress %s" % ("no hook" if backend == "nohook" else "hook")
     if backend == "dynset":
         return "dynset update"
-    if backend == "ct":
-        return "conntrack + nft"
+    if backend in CT_LABELS:
+        return CT_LABELS[backend]
     if backend == "drop":
         return "drop (hook only)"
     return "%s %s" % (backend, n)
