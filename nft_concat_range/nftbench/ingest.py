@@ -4,33 +4,16 @@ guest wrote) or, for a stored run without raw/, its results.json."""
 import json
 import os
 
-from . import loads
+from . import guestlog
 from .files import cpu_model, read_kv
-from .model import DEFAULT_T2_LOOKUPS, parse_cell_id
+from .model import DEFAULT_T2_LOOKUPS
 from .plans import parse_tables
 from .stats import CONFIDENCE
 from .tables import ALL_TABLES
 
-# The columns of the guest's samples.tsv (guest/run-plan), in order.
-SAMPLE_FIELDS = ("cell", "rep", "knob_req", "knob", "usec", "sofar", "errors",
-                 "counter", "tx", "pps", "valid", "reason")
-
-
-def read_samples(path):
-    """samples.tsv rows as dicts of strings, comments left out."""
-    rows = []
-    for line in open(path):
-        if line.startswith("#") or not line.strip():
-            continue
-        parts = line.rstrip("\n").split("\t")
-        if len(parts) < len(SAMPLE_FIELDS):
-            parts += [""] * (len(SAMPLE_FIELDS) - len(parts))
-        rows.append(dict(zip(SAMPLE_FIELDS, parts)))
-    return rows
-
-
 def read_boots(resdir):
-    """Every boot directory under RESDIR/raw: its meta and its samples."""
+    """Every boot directory under RESDIR/raw: its meta and what its guest
+    wrote (guestlog)."""
     boots = []
     raw = os.path.join(resdir, "raw")
     if not os.path.isdir(raw):
@@ -43,26 +26,7 @@ def read_boots(resdir):
         with open(meta_path) as f:
             meta = json.load(f)
         meta["dir"] = name
-        meta["samples"] = []
-        meta["guest"] = read_kv(os.path.join(d, "out", "guest-info.txt"))
-        meta["loads"] = loads.read_loads(os.path.join(d, "out", "loads.tsv"), name)
-        sp = os.path.join(d, "out", "samples.tsv")
-        if os.path.isfile(sp):
-            for s in read_samples(sp):
-                for k in ("rep", "usec", "sofar", "errors", "counter", "tx"):
-                    try:
-                        s[k] = int(s[k])
-                    except ValueError:
-                        s[k] = None
-                try:
-                    s["pps"] = float(s["pps"])
-                except ValueError:
-                    s["pps"] = None
-                s["valid"] = s["valid"] == "1"
-                s["boot"] = name
-                s["role"] = meta.get("role")
-                s.update(parse_cell_id(s["cell"]))
-                meta["samples"].append(s)
+        meta.update(guestlog.read_out(os.path.join(d, "out"), name, meta.get("role")))
         boots.append(meta)
     return boots
 

@@ -4,14 +4,12 @@
 The guest loads every group's table twice: with `nft -f sets-TYPE.nft` and,
 after deleting it, with the nftlab commands of `sets-TYPE.nftlab` (one
 command per line, arguments separated by tabs, element files beside it).
-Both load times go to loads.tsv together with whether `nft list table`
-printed the same ruleset after each load; the measurements then run on the
+Both load times go to the guest's load records (guestlog.py) together with
+whether `nft list table` printed the same ruleset after each load; the measurements then run on the
 nftlab-loaded table if the two were identical, else on nft's.
 
-This module writes the nftlab side of a plan and summarises loads.tsv.
+This module writes the nftlab side of a plan and summarises the loads.
 """
-import os
-
 from .stats import median
 
 
@@ -38,29 +36,6 @@ def nftlab_commands(table, chain, dev, sets, name_prefix):
         files[fname] = "".join(e + "\n" for e in elems)
         cmds.append("element\tadd\tnetdev\t%s\t%s\t--file\t%s" % (table, name, fname))
     return "\n".join(cmds) + "\n", files
-
-
-LOAD_FIELDS = ("gid", "type", "nft_s", "nftlab_s", "same")
-
-
-def read_loads(path, boot):
-    """Rows of one boot's loads.tsv as dicts (times as float or None)."""
-    rows = []
-    if not os.path.isfile(path):
-        return rows
-    for line in open(path):
-        parts = line.rstrip("\n").split("\t")
-        if len(parts) != len(LOAD_FIELDS) or line.startswith("#"):
-            continue
-        r = dict(zip(LOAD_FIELDS, parts))
-        for k in ("nft_s", "nftlab_s"):
-            try:
-                r[k] = float(r[k])
-            except ValueError:
-                r[k] = None
-        r["boot"] = boot
-        rows.append(r)
-    return rows
 
 
 def load_table(rows, type_order, entries):

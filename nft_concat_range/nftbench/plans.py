@@ -5,15 +5,20 @@ files guest/run-plan executes (plan.tsv, nft scripts, nftlab commands).
 plan.tsv, one line per group and per cell run, tab separated:
 
     group GID MODE TYPE IPVER DSTADDR DSTPORT DSTMAC PKTSIZE SETSFILE PGOPTS
-    cell  GID CELLID KNOB RULESFILE REP
+    cell  GID KNOB RULESFILE REP CHECKS FIELDS
+
+FIELDS is the cell's model.CELL_FIELDS as one JSON object, which the guest
+copies into each of its sample records without looking inside; CHECKS
+(sample_checks) says which counters must agree with pktgen's.
 """
+import json
 import os
 import random
 
 from . import loads
 from .files import write
 from .generators import gen_dynset_rules, gen_dynset_sets, gen_egress, gen_rules, gen_sets, packet, set_defs
-from .model import CHAIN, TABLE, TYPE_ORDER, TYPES
+from .model import CELL_FIELDS, CHAIN, TABLE, TYPE_ORDER, TYPES
 from .tables import ALL_TABLES, TABLES
 
 
@@ -37,8 +42,20 @@ def group_line(g, p, setsf, pgopts):
         g["gid"], g["mode"], g["type"], p["ipver"], p["addr"], p["port"], p["mac"], p["size"], setsf, pgopts)
 
 
-def cell_line(gid, c, rep):
-    return "cell\t%s\t%s\t%s\t%s\t%d" % (gid, c["cell"], c["knob"], c["rules"], rep)
+def sample_checks(g, c):
+    """What makes a sample of cell C (group G) valid besides pktgen's own
+    result, in the order guest/run-plan checks them: the rule counter
+    counted every packet pktgen sent (counter), the device transmitted them
+    all (tx), no counter exists (nocounter: egress without a hook, whose
+    rules create none), pktgen saw no transmit errors (noerrors)."""
+    if g["mode"] != "egress":
+        return "counter"
+    return ("tx,nocounter" if c["backend"] == "nohook" else "counter,tx") + ",noerrors"
+
+
+def cell_line(g, c, rep):
+    fields = json.dumps({k: c[k] for k in CELL_FIELDS}, separators=(",", ":"))
+    return "cell\t%s\t%s\t%s\t%d\t%s\t%s" % (g["gid"], c["knob"], c["rules"], rep, sample_checks(g, c), fields)
 
 
 def rules_file(outdir, tdef, c, dev):
@@ -87,7 +104,7 @@ def write_plan(role, tables, reps, duration, seed, dev, t2n, every, out):
             order = list(cells)
             rng.shuffle(order)
             for c in order:
-                lines.append(cell_line(g["gid"], c, rep))
+                lines.append(cell_line(g, c, rep))
                 ncells += 1
     write(os.path.join(out, "plan.tsv"), "\n".join(lines) + "\n")
     return ncells

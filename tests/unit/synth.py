@@ -6,7 +6,7 @@ import os
 import random
 
 from nftbench.files import write
-from nftbench.model import DEFAULT_T2_LOOKUPS, ROLES
+from nftbench.model import CELL_FIELDS, DEFAULT_T2_LOOKUPS, ROLES
 from nftbench.plans import groups_for
 from nftbench.tables import ALL_TABLES
 
@@ -41,10 +41,12 @@ def synth_results(wd):
                         pps = 1e9 / ns
                         sofar = int(pps * 0.5)
                         bad = role == "baseline-retpoline" and c["cell"] == "T1/port_net/hash/n1/k-" and rep == 2
-                        lines.append("\t".join(str(x) for x in (
-                            c["cell"], rep, k, k, 500000, sofar, 0, sofar - (1 if bad else 0), 0, "%.1f" % pps,
-                            0 if bad else 1, "counter %d != sent %d" % (sofar - 1, sofar) if bad else "ok")))
-            write(os.path.join(d, "out", "samples.tsv"), "\n".join(lines) + "\n")
+                        lines.append(json.dumps(dict(
+                            record="sample", cell={f: c[f] for f in CELL_FIELDS}, knob_req=k, rep=rep, knob=k,
+                            usec=500000, sofar=sofar, errors=0, counter=sofar - (1 if bad else 0), tx=0,
+                            pps=round(pps, 1), valid=not bad,
+                            reason="counter %d != sent %d" % (sofar - 1, sofar) if bad else "ok")))
+            write(os.path.join(d, "out", "records.jsonl"), "\n".join(lines) + "\n")
     write(os.path.join(wd, "kernels.tsv"), "\n".join(kt) + "\n")
     return {"T1 pipapo patched": cost[("patched", "-")], "T3 slope k1": cost[("patched", "1")],
             "T6 cost k0": cost[("patched", "0")], "T6 cost k1": cost[("patched", "1")]}

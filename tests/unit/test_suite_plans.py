@@ -5,6 +5,7 @@ elements and packets as nft_concat_range.sh makes them, rules, the
 nftlab side of a load.
 
 TAP; [--tap-start N] [--count-file PATH] as bench-quick chains its tests."""
+import json
 import os
 import sys
 
@@ -17,7 +18,7 @@ from nftbench import loads  # noqa: E402
 from nftbench import tap as taplib  # noqa: E402
 from nftbench.generators import (element, entry_bounds, fmt_addr6, gen_rules, gen_sets, lookup_expr,  # noqa: E402
                                  packet, set_defs)
-from nftbench.model import CHAIN, TABLE, TYPES  # noqa: E402
+from nftbench.model import CHAIN, TABLE, TYPES, fields_cell_id  # noqa: E402
 from nftbench.plans import expected_cells, write_plan  # noqa: E402
 from nftbench.tables import ALL_TABLES, TABLES  # noqa: E402
 
@@ -61,12 +62,20 @@ def main():
         cells = [f for f in plan if f[0] == "cell"]
         groups = {f[1]: f for f in plan if f[0] == "group"}
         want = expected_cells("patched-retpoline", list(ALL_TABLES), 10, every=True)
-        tap.ok(n == len(cells) == 2 * len(want) and {f[2] for f in cells} == want and
-               all(os.path.isfile(os.path.join(d, f[4])) for f in cells) and
+        # cell GID KNOB RULES REP CHECKS FIELDS
+        got = {fields_cell_id(json.loads(f[6]), f[2]) for f in cells}
+        tap.ok(n == len(cells) == 2 * len(want) and got == want and
+               all(os.path.isfile(os.path.join(d, f[3])) for f in cells) and
                all(os.path.isfile(os.path.join(d, g[9])) for g in groups.values() if g[9] != "-") and
                groups["T6-dynset"][10].strip() == TABLES["T6"].PGOPTS,
                "plan (quick): every table's cells twice, each with its rules file; sets files; T6's pktgen options",
                (n, len(cells), len(want)))
+        checks = {(groups[f[1]][2], json.loads(f[6])["backend"], f[5]) for f in cells}
+        tap.ok({c for m, _, c in checks if m == "ingress"} == {"counter"} and
+               {(b, c) for m, b, c in checks if m == "egress"} ==
+               {("nohook", "tx,nocounter,noerrors"), ("egress", "counter,tx,noerrors")},
+               "plan: ingress samples check the rule counter; egress ones tx_packets and pktgen's errors, the "
+               "counter where the hook has one and its absence where not", sorted(checks))
     # the tooling's element generator (userspace/src/gen.c) against ours:
     # the ranged concatenation and the first field of every set type
     nftlab = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "userspace", "build", "nftlab")
