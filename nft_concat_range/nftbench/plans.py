@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """Plans: which cells a boot of a given kernel runs, written as the plain
-files guest/run-plan executes (plan.tsv, nft scripts, nftlab commands).
+files guest/run-plan executes (plan.tsv, nft scripts, nftlab scripts).
 
 plan.tsv, one line per group and per cell run, tab separated:
 
@@ -93,7 +93,7 @@ def write_plan(role, tables, reps, duration, seed, dev, t2n, every, out):
             setsf = "sets-%s.nft" % g["type"]
             sets = set_defs(tdef)
             write(os.path.join(out, setsf), gen_sets(sets, dev))
-            cmds, files = loads.nftlab_commands(TABLE, CHAIN, dev, sets, "sets-%s" % g["type"])
+            cmds, files = loads.nftlab_script(TABLE, CHAIN, dev, sets, "sets-%s" % g["type"])
             write(os.path.join(out, "sets-%s.nftlab" % g["type"]), cmds)
             for name, text in files.items():
                 write(os.path.join(out, name), text)

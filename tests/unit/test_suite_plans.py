@@ -7,6 +7,7 @@ nftlab side of a load.
 TAP; [--tap-start N] [--count-file PATH] as bench-quick chains its tests."""
 import json
 import os
+import shlex
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "nft_concat_range"))
@@ -43,13 +44,20 @@ def main():
            "rules: N lookup rules, the last one counts and drops")
     tap.ok("counter name \"test\" drop" in gen_rules(TYPES["net_port"], "drop", 0), "rules: drop-only cell")
     sets = set_defs(TYPES["net_port"])
-    cmds, files = loads.nftlab_commands(TABLE, CHAIN, "d0", sets, "sets-x")
+    script, files = loads.nftlab_script(TABLE, CHAIN, "d0", sets, "sets-x")
     nft = gen_sets(sets, "d0")
-    tap.ok(cmds.count("\nset\tadd") == 3 and
-           sorted(files) == ["sets-x-noconcat.elems", "sets-x-norange.elems", "sets-x-test.elems"] and
+    # nftlab -f splits its lines as a shell does (nftlab(8), SCRIPTS)
+    cmds = [shlex.split(ln) for ln in script.splitlines() if not ln.startswith("#")]
+    tap.ok([c[:2] for c in cmds] == [["table", "add"], ["counter", "add"]] + [["set", "add"]] * 3 +
+           [["chain", "add"]] + [["element", "add"]] * 3 and
+           cmds[2] == ["set", "add", "netdev", TABLE, "test", "--type", "ipv4_addr . inet_service", "--flags",
+                       "interval"] and
+           sorted(c[-1] for c in cmds[6:]) == sorted(files) ==
+           ["sets-x-noconcat.elems", "sets-x-norange.elems", "sets-x-test.elems"] and
            all(e in nft for e in files["sets-x-test.elems"].splitlines()) and
            len(files["sets-x-norange.elems"].splitlines()) == 1001,
-           "nftlab load: 3 sets, element files with the elements of the nft script")
+           "nftlab load: one script of the table, its counter, 3 sets (types quoted), the chain and 3 element "
+           "files with the elements of the nft script", cmds[:3])
     p = packet(TYPES["net6_port"])
     tap.ok(p["ipver"] == 6 and p["addr"] == fmt_addr6(2010) and p["size"] == 100, "packet fields of net6,port", p)
     # a backend record names the set its lookups go to (model.BACKENDS)

@@ -42,6 +42,14 @@ def main():
            (lt[0]["same"], lt[0]["compared"]) == (1, 2) and
            "DIFFERENT" in loads.render_loads(lt, {"net_port": "net,port"}),
            "load table: medians, ratio, a differing listing is flagged", lt)
+    one = loads.render_loads(loads.load_table([dict(type="net_port", nft_s=2.0, nftlab_s=0.5, same="1",
+                                                    nftlab_procs=1)], ["net_port"], {"net_port": 1000}),
+                             {"net_port": "net,port"})
+    nine = loads.render_loads(lt, {"net_port": "net,port"})
+    tap.ok("so is nftlab -f with a script" in one and "nine commands" not in one and "nine commands" in nine and
+           "nftlab_procs" not in lt[0],
+           "load table: one nftlab -f process per load says so; loads the guest did not count (stored runs: one "
+           "process per command) keep their text", one)
     log = ("TEST: performance\n  net,port                            61s[ OK ]\n"
            "    baseline (drop from netdev hook):               5000000pps\n"
            "    baseline hash (non-ranged entries):             4000000pps\n"
