@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """Reading a results directory: what bench recorded (runlog.py) and the
 guest wrote (guestlog.py) or, for a stored run, its results.json."""
-import json
 import os
 
 from . import guestlog, runlog
+from .files import read_json
 
 
 def read_boots(resdir):
@@ -16,11 +16,9 @@ def read_boots(resdir):
         return boots
     for name in sorted(os.listdir(raw)):
         d = os.path.join(raw, name)
-        meta_path = os.path.join(d, runlog.BOOT)
-        if not os.path.isfile(meta_path):
+        meta = read_json(os.path.join(d, runlog.BOOT))
+        if meta is None:
             continue
-        with open(meta_path) as f:
-            meta = json.load(f)
         meta["dir"] = name
         meta.update(guestlog.read_out(os.path.join(d, "out"), name, meta.get("role")))
         boots.append(meta)
@@ -48,11 +46,7 @@ def stored(res):
 
 def read_results(resdir):
     """The content of RESDIR/results.json, None if absent."""
-    path = os.path.join(resdir, "results.json")
-    if not os.path.isfile(path):
-        return None
-    with open(path) as f:
-        return json.load(f)
+    return read_json(os.path.join(resdir, "results.json"))
 
 
 def read_stored(resdir):
@@ -67,10 +61,9 @@ def read_t0(resdir, source):
     """T0's figures (t0.json of t0.py) of a run: RESDIR/t0/t0.json, else
     what a stored results.json carried (SOURCE "results.json"); None if the
     run had no T0."""
-    path = os.path.join(resdir, "t0", "t0.json")
-    if os.path.isfile(path):
-        with open(path) as f:
-            return json.load(f)
+    t0 = read_json(os.path.join(resdir, "t0", "t0.json"))
+    if t0 is not None:
+        return t0
     if source == "results.json":
         return (read_results(resdir) or {}).get("t0")
     return None

@@ -22,7 +22,7 @@ ticks of the host during the boot, /proc/stat).
 import json
 import os
 
-from .files import write
+from .files import read_json, write
 from .model import DEFAULT_T2_LOOKUPS
 from .stats import CONFIDENCE
 
@@ -40,11 +40,7 @@ def save(path, record):
 
 def read_run(resdir):
     """RESDIR's bench.json, None when the run was not recorded by host.py."""
-    path = os.path.join(resdir, RUN)
-    if not os.path.isfile(path):
-        return None
-    with open(path) as f:
-        return json.load(f)
+    return read_json(os.path.join(resdir, RUN))
 
 
 def kernel_meta(k, boots):
