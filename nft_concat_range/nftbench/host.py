@@ -18,6 +18,7 @@ from .files import cpu_model
 from .model import ROLES
 from .plans import roles_for, write_plan
 from .report import report
+from .tables import ALL_TABLES
 
 # The modes' defaults: boots per kernel, repetitions per boot, seconds per
 # sample, and whether the base tree's perf script runs.
@@ -43,7 +44,7 @@ def settings(mode, tables, rounds=None, reps=None, duration=None, selftest=None)
     them unset; T0 (counted by t0run, not timed) apart from the timed tables."""
     d = MODES[mode]
     if tables is None:
-        tables = ["T%d" % i for i in range(1 if mode == "quick" else 0, 7)]
+        tables = (["T0"] if mode != "quick" else []) + list(ALL_TABLES)
     return dict(mode=mode, tables=[t for t in tables if t != "T0"], t0="T0" in tables,
                 rounds=d["rounds"] if rounds is None else rounds, reps=d["reps"] if reps is None else reps,
                 duration=d["duration"] if duration is None else duration,
