@@ -5,7 +5,7 @@ report, validate)."""
 import argparse
 
 from . import __doc__ as package_doc
-from .model import DEFAULT_T2_LOOKUPS, ROLES
+from .model import DEFAULT_T2_LOOKUPS, DEV, ROLES
 from .tables import ALL_TABLES
 
 
@@ -73,7 +73,7 @@ def ncr_main(argv=None):
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--duration", default="1")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--dev", default="nftb0")
+    p.add_argument("--dev", default=DEV)
     p.add_argument("--t2-lookups", type=int, default=DEFAULT_T2_LOOKUPS)
     p.add_argument("--every", action="store_true", help="every scenario on this kernel (quick)")
     p.add_argument("--out", required=True)

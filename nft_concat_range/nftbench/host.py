@@ -15,7 +15,7 @@ import time
 
 from . import lab, runlog
 from .files import cpu_model
-from .model import ROLES
+from .model import DEV, ROLES
 from .plans import roles_for, write_plan
 from .report import report
 from .tables import ALL_TABLES
@@ -166,7 +166,7 @@ class Bench:
         a, s, kdir = self.args, self.s, self.kdirs[role]
         bdir = os.path.join(self.res, "raw", "r%d-%s" % (rnd, role))
         os.makedirs(bdir, exist_ok=True)
-        n = write_plan(role, s["tables"], s["reps"], s["duration"], seed, "nftb0", a.t2_lookups,
+        n = write_plan(role, s["tables"], s["reps"], s["duration"], seed, DEV, a.t2_lookups,
                        s["mode"] == "quick", os.path.join(bdir, "plan"))
         timeout = guest_timeout(n, s["duration"], a.arch)
         self.note_load(role)

@@ -12,6 +12,7 @@ from typing import Optional, Tuple
 SCHEMA = "nftlab-bench/1"
 TABLE = "nftbench"           # nft table used by the guest (netdev family)
 CHAIN = "in"
+DEV = "nftb0"                # the dummy device of the plans (guest/run-plan's NFTB_DEV default)
 EGRESS_CHAIN = "out"
 DEFAULT_T2_LOOKUPS = 10      # amplification for the per-lookup tables
 

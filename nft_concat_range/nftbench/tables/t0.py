@@ -51,7 +51,7 @@ from .. import guestlog
 from ..files import write
 from ..generators import (gen_ct_rules, gen_ct_sets, gen_dynset_rules, gen_dynset_sets, gen_egress, gen_rules,
                           gen_sets, packet, set_defs)
-from ..model import BACKENDS, DYNSET_SRC, TYPES, cell, parse_cell_id
+from ..model import BACKENDS, DEV, DYNSET_SRC, TYPES, cell, parse_cell_id
 from ..plans import cell_line, group_line
 from ..render import render_table
 from ..tap import Tap
@@ -102,7 +102,7 @@ def scenarios(variant, quick=False):
     return groups
 
 
-def write_plan(plandir, variant, quick, reps=1, dev="nftb0"):
+def write_plan(plandir, variant, quick, reps=1, dev=DEV):
     """The plan in guest/run-plan's format, built from the suite's generators."""
     os.makedirs(plandir, exist_ok=True)
     tdef = TYPES["net_port"]
