@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""ncr.py - plans, reports, validation and drift of the nftlab performance
-suite (the nftbench package beside this file).  Subcommands: plan, roles,
-report, validate, drift.  Unit tests: tests/unit/test_ncr.py."""
+"""ncr.py - the run, plans, reports, validation and drift of the nftlab
+performance suite (the nftbench package beside this file).  Subcommands:
+bench (what nft_concat_range/bench runs), plan, roles, report, validate,
+drift.  Unit tests: tests/unit/test_suite_*.py."""
 import os
 import sys
 

@@ -31,14 +31,19 @@ Every sample carries pktgen's own packet count and the rule counter; a
 sample where they differ is invalid and makes its whole cell invalid.
 
 This package never runs inside the guest: plans.py writes plain files
-(plan, nft scripts) that guest/run-plan executes with nothing but bash, nft,
-ip and /proc/net/pktgen.
+(plan, nft and nftlab scripts) that guest/run-plan executes with nothing but
+bash, nft, ip and /proc/net/pktgen, and that writes back JSON records
+(guestlog).  On the host, host.py is bench: it boots the kernels through lab
+and records the run as it goes (runlog).
 
 Modules, one job each: model (set types, sets, backends, roles, cell IDs),
-generators (sets, packets, nft scripts), plans, ingest (results directories),
+generators (sets, packets, nft scripts), plans, lab (the kernel scripts, the
+kernel cache, a boot's command line), host (bench's run), runlog (what it
+records), guestlog (what the guest records), ingest (results directories),
 stats, analysis (cells, summaries, ministat, noise floor), render (text),
 plots (gnuplot), report, validate, drift, loads (nft -f vs nftlab), basecmp
 (the base tree's perf script), tap, cli; tables/ holds one module per table
 (T1..T6: cells, analysis, text, chart, expected shape) and t0 (exact counts)
-with its runner t0run.  Entry points: ../ncr.py and ../t0.py.
+with its runner t0run.  Entry points: ../ncr.py (bench is ../bench) and
+../t0.py.
 """

@@ -1,11 +1,61 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Command lines of the suite: ncr.py (plan, roles, report, validate,
-drift) and t0.py (run, report, validate)."""
+"""Command lines of the suite: ncr.py (bench, plan, roles, report,
+validate, drift; nft_concat_range/bench is ncr.py bench) and t0.py (run,
+report, validate)."""
 import argparse
 
 from . import __doc__ as package_doc
-from .model import DEFAULT_T2_LOOKUPS, ROLES
+from .model import DEFAULT_T2_LOOKUPS, DEV, ROLES
 from .tables import ALL_TABLES
+
+
+BENCH_EPILOG = """\
+T0 (exact per-packet counts, t0.py) runs the x86_64 kernels under QEMU TCG
+when both are built already (`make t0` builds them).
+
+Exit status: 0, or 1 when a boot failed (the report is written anyway).
+Defaults: 2 boots x 3 repetitions = 6 samples per cell of 0.5 s each,
+about 15 minutes once the kernels are built; --full about 56 minutes
+(36 of them ours, 2 x 10 the base tree's perf script).
+NFTB_KNOB names the force-indirect sysctl of the patched kernels
+(default %s); NFTB_BURST pktgen's burst
+(default 1000); NFTB_SELFTEST_LIMIT the seconds the base tree's perf script
+may run per kernel (default 600).
+"""
+
+
+def bench_parser(sub):
+    from .host import KNOB
+    from .plans import parse_tables
+
+    p = sub.add_parser("bench", prog="nft_concat_range/bench", formatter_class=argparse.RawDescriptionHelpFormatter,
+                       help="the suite's host side (nft_concat_range/bench)", epilog=BENCH_EPILOG % KNOB,
+                       description="The nftlab performance suite: builds (or reuses) the UML lab kernels the "
+                       "tables need, boots them with kernel/lab-run, runs guest/run-plan in them and writes "
+                       "build/results/bench-<timestamp>/ with results.json, report.md and one SVG per table. "
+                       "The tables are printed at the end; progress goes to stderr.")
+    p.add_argument("--tables", type=parse_tables, metavar="T1,T2,...",
+                   help="tables to measure (default all: T0..T6; --quick: T1..T6)")
+    p.add_argument("--arch", choices=("um", "x86_64"), default="um",
+                   help="where the guest side runs: the UML lab kernels (default) or the x86_64 kernels under "
+                   "QEMU TCG, which checks that the scenarios work on real x86 (retpoline thunks, objtool); "
+                   "TCG rates are not performance figures")
+    p.add_argument("--full", dest="mode", action="store_const", const="full", default="default",
+                   help="more repetitions (4 boots x 3 = 12 per cell, 1 s samples) plus the base tree's "
+                   "nft_concat_range.sh performance group")
+    p.add_argument("--quick", dest="mode", action="store_const", const="quick",
+                   help="every scenario once, short samples, on the patched retpoline kernel only "
+                   "(validity, never speed)")
+    p.add_argument("--no-build", dest="build", action="store_false",
+                   help="use only kernels already built; tables that need a missing kernel say \"not measured\"")
+    p.add_argument("--rounds", type=int, metavar="N", help="boots per kernel, alternated between kernels")
+    p.add_argument("--reps", type=int, metavar="N", help="interleaved repetitions per cell in each boot")
+    p.add_argument("--duration", metavar="S", help="seconds per sample")
+    p.add_argument("--t2-lookups", type=int, default=DEFAULT_T2_LOOKUPS, metavar="N",
+                   help="lookup rules per packet in T2 and T5 (default %d)" % DEFAULT_T2_LOOKUPS)
+    p.add_argument("--results", metavar="DIR", help="results directory (default build/results/bench-<timestamp>)")
+    p.add_argument("--selftest", action="store_const", const=True,
+                   help="also run the base tree's performance group (default with --full)")
 
 
 def ncr_main(argv=None):
@@ -16,13 +66,14 @@ def ncr_main(argv=None):
 
     ap = argparse.ArgumentParser(prog="ncr.py", description=package_doc.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
+    bench_parser(sub)
     p = sub.add_parser("plan", help="write a boot's plan and nft scripts")
     p.add_argument("--role", required=True, choices=sorted(ROLES))
     p.add_argument("--tables", default=",".join(ALL_TABLES))
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--duration", default="1")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--dev", default="nftb0")
+    p.add_argument("--dev", default=DEV)
     p.add_argument("--t2-lookups", type=int, default=DEFAULT_T2_LOOKUPS)
     p.add_argument("--every", action="store_true", help="every scenario on this kernel (quick)")
     p.add_argument("--out", required=True)
@@ -38,6 +89,9 @@ def ncr_main(argv=None):
     p = sub.add_parser("drift", help="why samples of one cell differ within a boot (stored runs)")
     p.add_argument("paths", nargs="+", help="results directories or results .json files")
     args = ap.parse_args(argv)
+    if args.cmd == "bench":
+        from . import host
+        return host.run(args)
     if args.cmd == "plan":
         print(write_plan(args.role, parse_tables(args.tables), args.reps, args.duration, args.seed, args.dev,
                          args.t2_lookups, args.every, args.out))

@@ -31,7 +31,7 @@ def load_for_drift(path):
 
 
 def boot_loads(meta, boots):
-    """{boot dir: 1-minute host load before it}: bench's load.tsv has one
+    """{boot dir: 1-minute host load before it}: bench's host load has one
     row per boot in the order they ran, so the k-th row of a kernel role
     belongs to its k-th round."""
     rows = {}

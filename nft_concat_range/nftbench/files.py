@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Small text files in and out (plans, reports, key=value files)."""
+"""Small text files in and out (plans, reports, key=value files, JSON)."""
+import json
 import os
 
 
@@ -17,6 +18,14 @@ def read_kv(path, sep="="):
                 k, v = line.rstrip("\n").split(sep, 1)
                 out[k] = v
     return out
+
+
+def read_json(path):
+    """The JSON content of PATH, None if absent."""
+    if not os.path.isfile(path):
+        return None
+    with open(path) as f:
+        return json.load(f)
 
 
 def cpu_model():

@@ -1,68 +1,26 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Reading a results directory: the boots under raw/ (what bench and the
-guest wrote) or, for a stored run without raw/, its results.json."""
-import json
+"""Reading a results directory: what bench recorded (runlog.py) and the
+guest wrote (guestlog.py) or, for a stored run, its results.json."""
 import os
 
-from . import loads
-from .files import cpu_model, read_kv
-from .model import DEFAULT_T2_LOOKUPS, parse_cell_id
-from .plans import parse_tables
-from .stats import CONFIDENCE
-from .tables import ALL_TABLES
-
-# The columns of the guest's samples.tsv (guest/run-plan), in order.
-SAMPLE_FIELDS = ("cell", "rep", "knob_req", "knob", "usec", "sofar", "errors",
-                 "counter", "tx", "pps", "valid", "reason")
-
-
-def read_samples(path):
-    """samples.tsv rows as dicts of strings, comments left out."""
-    rows = []
-    for line in open(path):
-        if line.startswith("#") or not line.strip():
-            continue
-        parts = line.rstrip("\n").split("\t")
-        if len(parts) < len(SAMPLE_FIELDS):
-            parts += [""] * (len(SAMPLE_FIELDS) - len(parts))
-        rows.append(dict(zip(SAMPLE_FIELDS, parts)))
-    return rows
+from . import guestlog, runlog
+from .files import read_json
 
 
 def read_boots(resdir):
-    """Every boot directory under RESDIR/raw: its meta and its samples."""
+    """Every boot directory under RESDIR/raw: its meta and what its guest
+    wrote (guestlog)."""
     boots = []
     raw = os.path.join(resdir, "raw")
     if not os.path.isdir(raw):
         return boots
     for name in sorted(os.listdir(raw)):
         d = os.path.join(raw, name)
-        meta_path = os.path.join(d, "boot.json")
-        if not os.path.isfile(meta_path):
+        meta = read_json(os.path.join(d, runlog.BOOT))
+        if meta is None:
             continue
-        with open(meta_path) as f:
-            meta = json.load(f)
         meta["dir"] = name
-        meta["samples"] = []
-        meta["guest"] = read_kv(os.path.join(d, "out", "guest-info.txt"))
-        meta["loads"] = loads.read_loads(os.path.join(d, "out", "loads.tsv"), name)
-        sp = os.path.join(d, "out", "samples.tsv")
-        if os.path.isfile(sp):
-            for s in read_samples(sp):
-                for k in ("rep", "usec", "sofar", "errors", "counter", "tx"):
-                    try:
-                        s[k] = int(s[k])
-                    except ValueError:
-                        s[k] = None
-                try:
-                    s["pps"] = float(s["pps"])
-                except ValueError:
-                    s["pps"] = None
-                s["valid"] = s["valid"] == "1"
-                s["boot"] = name
-                s["role"] = meta.get("role")
-                s.update(parse_cell_id(s["cell"]))
-                meta["samples"].append(s)
+        meta.update(guestlog.read_out(os.path.join(d, "out"), name, meta.get("role")))
         boots.append(meta)
     return boots
 
@@ -88,11 +46,7 @@ def stored(res):
 
 def read_results(resdir):
     """The content of RESDIR/results.json, None if absent."""
-    path = os.path.join(resdir, "results.json")
-    if not os.path.isfile(path):
-        return None
-    with open(path) as f:
-        return json.load(f)
+    return read_json(os.path.join(resdir, "results.json"))
 
 
 def read_stored(resdir):
@@ -107,81 +61,22 @@ def read_t0(resdir, source):
     """T0's figures (t0.json of t0.py) of a run: RESDIR/t0/t0.json, else
     what a stored results.json carried (SOURCE "results.json"); None if the
     run had no T0."""
-    path = os.path.join(resdir, "t0", "t0.json")
-    if os.path.isfile(path):
-        with open(path) as f:
-            return json.load(f)
+    t0 = read_json(os.path.join(resdir, "t0", "t0.json"))
+    if t0 is not None:
+        return t0
     if source == "results.json":
         return (read_results(resdir) or {}).get("t0")
     return None
 
 
 def load_run(resdir):
-    """(meta, boots, source) of a results directory: its raw/ tree when
-    present, else what its results.json stored."""
+    """(meta, boots, source) of a results directory: what bench recorded
+    (bench.json, raw/) when present, else what its results.json stored
+    (docs/results/ keeps only that, and its raw/ trees, where kept, are
+    of an older format the report no longer reads)."""
+    run = runlog.read_run(resdir)
+    if run is None and os.path.isfile(os.path.join(resdir, "results.json")):
+        meta, boots = read_stored(resdir)
+        return meta, boots, "results.json"
     boots = read_boots(resdir)
-    if boots or not os.path.isfile(os.path.join(resdir, "results.json")):
-        return collect_meta(resdir), boots, "raw"
-    meta, boots = read_stored(resdir)
-    return meta, boots, "results.json"
-
-
-def build_info(resdir, role, kdir):
-    """BUILD-INFO of ROLE's kernel as the run booted it (bench keeps a copy
-    in every boot directory), else as KDIR holds it now (runs from before
-    bench kept it); None if neither exists."""
-    raw = os.path.join(resdir, "raw")
-    for name in sorted(os.listdir(raw)) if os.path.isdir(raw) else []:
-        bi = os.path.join(raw, name, "BUILD-INFO")
-        if name.split("-", 1)[-1] == role and os.path.isfile(bi):
-            return read_kv(bi, ": ")
-    bi = os.path.join(kdir, "BUILD-INFO")
-    return read_kv(bi, ": ") if os.path.isfile(bi) else None
-
-
-def collect_meta(resdir):
-    """run.env (with the host it ran on), kernels.tsv, load.tsv and the
-    BUILD-INFO of the kernels booted."""
-    env = read_kv(os.path.join(resdir, "run.env"))
-    meta = dict(mode=env.get("mode", "?"), tables=parse_tables(env.get("tables", ",".join(ALL_TABLES))),
-                rounds=int(env.get("rounds", 0) or 0), reps_per_boot=int(env.get("reps_per_boot", 0) or 0),
-                duration=env.get("duration"), t2_lookups=int(env.get("t2_lookups", DEFAULT_T2_LOOKUPS)),
-                knob=env.get("knob"), burst=env.get("burst"), date=env.get("date"), nftlab=env.get("nftlab"),
-                arch=env.get("arch", "um"),
-                cpu=env.get("cpu") or cpu_model(), nproc=int(env["nproc"]) if env.get("nproc") else os.cpu_count(),
-                kernels={}, load_during=[], builds_running=False,
-                confidence=CONFIDENCE,
-                selftest={k[len("selftest_"):]: v for k, v in env.items() if k.startswith("selftest_")})
-    meta["reps_total"] = meta["rounds"] * meta["reps_per_boot"]
-    kt = os.path.join(resdir, "kernels.tsv")
-    if os.path.isfile(kt):
-        for line in open(kt):
-            parts = line.rstrip("\n").split("\t")
-            if len(parts) < 3:
-                continue
-            role, st, d = parts[:3]
-            k = dict(status="ok" if st == "ok" else "not available (not built; run without --no-build)", dir=d)
-            info = build_info(resdir, role, d) if st == "ok" else None
-            if info is not None:
-                k.update(commit=info.get("commit"), series=info.get("series", ""), base=info.get("base"),
-                         built=info.get("built"), name=info.get("name"))
-                if info.get("base"):
-                    meta["base"] = info["base"]
-            meta["kernels"][role] = k
-    st = os.path.join(resdir, "steal.tsv")
-    if os.path.isfile(st):
-        # bench: per boot, the host's stolen and total CPU ticks during it
-        meta["steal"] = {}
-        for line in open(st):
-            parts = line.rstrip("\n").split("\t")
-            if len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit() and int(parts[2]) > 0:
-                meta["steal"][parts[0]] = 100.0 * int(parts[1]) / int(parts[2])
-    lt = os.path.join(resdir, "load.tsv")
-    if os.path.isfile(lt):
-        for line in open(lt):
-            parts = line.rstrip("\n").split("\t")
-            if len(parts) == 4:
-                meta["load_during"].append("%s %s load %s, %s cc1" % tuple(parts))
-                if parts[3].isdigit() and int(parts[3]) > 0:
-                    meta["builds_running"] = True
-    return meta
+    return (runlog.meta_of(run, boots) if run else {}), boots, "raw"

@@ -2,65 +2,42 @@
 """Loading the benchmark sets with nftlab as well as with nft -f.
 
 The guest loads every group's table twice: with `nft -f sets-TYPE.nft` and,
-after deleting it, with the nftlab commands of `sets-TYPE.nftlab` (one
-command per line, arguments separated by tabs, element files beside it).
-Both load times go to loads.tsv together with whether `nft list table`
-printed the same ruleset after each load; the measurements then run on the
-nftlab-loaded table if the two were identical, else on nft's.
+after deleting it, with `nftlab -f sets-TYPE.nftlab` (a script of nftlab
+commands, element files beside it), each one process and one transaction.
+Both load times go to the guest's load records (guestlog.py) together with
+whether `nft list table` printed the same ruleset after each load; the
+measurements then run on the nftlab-loaded table if the two were
+identical, else on nft's.
 
-This module writes the nftlab side of a plan and summarises loads.tsv.
+This module writes the nftlab side of a plan and summarises the loads.
 """
-import os
+import shlex
 
 from .stats import median
 
 
-def nftlab_commands(table, chain, dev, sets, name_prefix):
-    """(commands text, {file name: element list}) for the nftlab load.
+def nftlab_script(table, chain, dev, sets, name_prefix):
+    """(script text, {file name: element list}) for the nftlab load: one
+    `nftlab -f` script, run in the plan directory (--file paths are
+    relative to it), words quoted as a shell would read them (nftlab(8),
+    SCRIPTS).
 
     SETS is [(set name, key type, interval, [element strings])] in creation
     order, the same order as in the nft script, so that both listings print
     the sets alike.  Element strings are in nft syntax, which nftlab reads
     one per line.
     """
-    cmds = ["# nftlab commands, one transaction each, run in the plan directory",
-            "table\tadd\tnetdev\t%s" % table,
-            "counter\tadd\tnetdev\t%s\ttest" % table]
+    cmds = [["table", "add", "netdev", table], ["counter", "add", "netdev", table, "test"]]
     files = {}
     for name, key, interval, _ in sets:
-        c = "set\tadd\tnetdev\t%s\t%s\t--type\t%s" % (table, name, key)
-        if interval:
-            c += "\t--flags\tinterval"
-        cmds.append(c)
-    cmds.append("chain\tadd\tnetdev\t%s\t%s\t--hook\tingress\t--dev\t%s\t--priority\t0" % (table, chain, dev))
+        cmds.append(["set", "add", "netdev", table, name, "--type", key] + (["--flags", "interval"] if interval else []))
+    cmds.append(["chain", "add", "netdev", table, chain, "--hook", "ingress", "--dev", dev, "--priority", "0"])
     for name, _, _, elems in sets:
         fname = "%s-%s.elems" % (name_prefix, name)
         files[fname] = "".join(e + "\n" for e in elems)
-        cmds.append("element\tadd\tnetdev\t%s\t%s\t--file\t%s" % (table, name, fname))
-    return "\n".join(cmds) + "\n", files
-
-
-LOAD_FIELDS = ("gid", "type", "nft_s", "nftlab_s", "same")
-
-
-def read_loads(path, boot):
-    """Rows of one boot's loads.tsv as dicts (times as float or None)."""
-    rows = []
-    if not os.path.isfile(path):
-        return rows
-    for line in open(path):
-        parts = line.rstrip("\n").split("\t")
-        if len(parts) != len(LOAD_FIELDS) or line.startswith("#"):
-            continue
-        r = dict(zip(LOAD_FIELDS, parts))
-        for k in ("nft_s", "nftlab_s"):
-            try:
-                r[k] = float(r[k])
-            except ValueError:
-                r[k] = None
-        r["boot"] = boot
-        rows.append(r)
-    return rows
+        cmds.append(["element", "add", "netdev", table, name, "--file", fname])
+    lines = ["# nftlab -f script: one transaction, run in the plan directory"] + [shlex.join(c) for c in cmds]
+    return "\n".join(lines) + "\n", files
 
 
 def load_table(rows, type_order, entries):
@@ -79,6 +56,11 @@ def load_table(rows, type_order, entries):
                    same=sum(1 for r in rs if r["same"] == "1"),
                    compared=sum(1 for r in rs if r["same"] in ("0", "1")))
         row["ratio"] = row["nftlab_s"] / row["nft_s"] if row["nft_s"] and row["nftlab_s"] else None
+        # nftlab processes per load, where the guest recorded them (runs
+        # before `nftlab -f` ran one per command and did not)
+        procs = {r["nftlab_procs"] for r in rs if r.get("nftlab_procs")}
+        if procs:
+            row["nftlab_procs"] = max(procs)
         out.append(row)
     return out
 
@@ -86,11 +68,17 @@ def load_table(rows, type_order, entries):
 def render_loads(rows, display):
     if not rows:
         return "Set loading: no loads recorded."
+    timed = [r for r in rows if r["nftlab_s"] is not None]
+    if timed and all(r.get("nftlab_procs") == 1 for r in timed):
+        how = ["is one process and one transaction, and so is nftlab -f with a script of",
+               "the same objects (table, counter, 3 sets, chain, 3 element files):"]
+    else:
+        how = ["is one process and one transaction; nftlab is nine commands (table, counter,",
+               "3 sets, chain, 3 element loads), one process and one transaction each, so",
+               "process start-up dominates its small loads:"]
     lines = ["Set loading in the guest, nft -f vs nftlab: the table with the three sets of",
-             "a group (entries + 1 elements each), median seconds over all loads.  nft -f",
-             "is one process and one transaction; nftlab is nine commands (table, counter,",
-             "3 sets, chain, 3 element loads), one process and one transaction each, so",
-             "process start-up dominates its small loads:", "",
+             "a group (entries + 1 elements each), median seconds over all loads.  nft -f"] + how + [
+             "",
              "    %-22s %7s %6s %9s %9s %7s  %s" % ("type", "entries", "loads", "nft -f", "nftlab", "ratio",
                                                   "same listing")]
     for r in rows:

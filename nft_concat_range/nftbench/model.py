@@ -12,6 +12,7 @@ from typing import Optional, Tuple
 SCHEMA = "nftlab-bench/1"
 TABLE = "nftbench"           # nft table used by the guest (netdev family)
 CHAIN = "in"
+DEV = "nftb0"                # the dummy device of the plans (guest/run-plan's NFTB_DEV default)
 EGRESS_CHAIN = "out"
 DEFAULT_T2_LOOKUPS = 10      # amplification for the per-lookup tables
 
@@ -138,11 +139,21 @@ DYNSET_SRC = "src_min 10.1.0.0;src_max 10.1.%d.%d" % ((DYNSET_ADDRS - 1) // 256,
 
 
 # --------------------------------------------------------------------------
-# Cells: one measured configuration of a group, named by an ID that the
-# plan carries to the guest and the guest writes back with every sample.
+# Cells: one measured configuration of a group.  The plan carries a cell's
+# CELL_FIELDS to the guest as named fields and its knob on its own; the
+# guest writes both back with every sample.  The ID names a cell inside
+# the host's analysis (and in results.json), never on its way to the guest.
 # --------------------------------------------------------------------------
+CELL_FIELDS = ("table", "type", "backend", "n", "tag")
+
+
 def cell_id(table, tname, backend, n, knob, tag=""):
     return "%s/%s/%s/n%d/k%s%s" % (table, tname, backend, n, knob, tag)
+
+
+def fields_cell_id(fields, knob):
+    """The ID of the cell whose CELL_FIELDS are FIELDS, with knob KNOB."""
+    return cell_id(fields["table"], fields["type"], fields["backend"], fields["n"], knob, fields["tag"])
 
 
 def cell(table, tname, backend, n, knob, tag=""):

@@ -1,16 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0
 """Plans: which cells a boot of a given kernel runs, written as the plain
-files guest/run-plan executes (plan.tsv, nft scripts, nftlab commands).
+files guest/run-plan executes (plan.tsv, nft scripts, nftlab scripts).
 
 plan.tsv, one line per group and per cell run, tab separated:
 
     table FAMILY NAME
     group GID MODE TYPE IPVER DSTADDR DSTPORT DSTMAC PKTSIZE SETSFILE PGOPTS
-    cell  GID CELLID KNOB RULESFILE REP
+    cell  GID KNOB RULESFILE REP CHECKS FIELDS
 
 A table line names a table the plan's scripts may create: the guest
-deletes it before every group and on exit.
+deletes it before every group and on exit.  FIELDS is the cell's
+model.CELL_FIELDS as one JSON object, which the guest copies into each of
+its sample records without looking inside; CHECKS (sample_checks) says
+which counters must agree with pktgen's.
 """
+import json
 import os
 import random
 
@@ -18,7 +22,7 @@ from . import loads
 from .files import write
 from .generators import (CT_TABLE, gen_ct_rules, gen_dynset_rules, gen_dynset_sets, gen_egress, gen_ingress_table,
                          gen_rules, gen_sets, packet, set_defs)
-from .model import CHAIN, TABLE, TYPE_ORDER, TYPES
+from .model import CELL_FIELDS, CHAIN, TABLE, TYPE_ORDER, TYPES
 from .tables import ALL_TABLES, TABLES
 
 
@@ -46,8 +50,20 @@ def group_line(g, p, setsf, pgopts):
         g["gid"], g["mode"], g["type"], p["ipver"], p["addr"], p["port"], p["mac"], p["size"], setsf, pgopts)
 
 
-def cell_line(gid, c, rep):
-    return "cell\t%s\t%s\t%s\t%s\t%d" % (gid, c["cell"], c["knob"], c["rules"], rep)
+def sample_checks(g, c):
+    """What makes a sample of cell C (group G) valid besides pktgen's own
+    result, in the order guest/run-plan checks them: the rule counter
+    counted every packet pktgen sent (counter), the device transmitted them
+    all (tx), no counter exists (nocounter: egress without a hook, whose
+    rules create none), pktgen saw no transmit errors (noerrors)."""
+    if g["mode"] != "egress":
+        return "counter"
+    return ("tx,nocounter" if c["backend"] == "nohook" else "counter,tx") + ",noerrors"
+
+
+def cell_line(g, c, rep):
+    fields = json.dumps({k: c[k] for k in CELL_FIELDS}, separators=(",", ":"))
+    return "cell\t%s\t%s\t%s\t%d\t%s\t%s" % (g["gid"], c["knob"], c["rules"], rep, sample_checks(g, c), fields)
 
 
 def rules_file(outdir, tdef, c, dev):
@@ -92,7 +108,7 @@ def write_plan(role, tables, reps, duration, seed, dev, t2n, every, out):
             setsf = "sets-%s.nft" % g["type"]
             sets = set_defs(tdef)
             write(os.path.join(out, setsf), gen_sets(sets, dev))
-            cmds, files = loads.nftlab_commands(TABLE, CHAIN, dev, sets, "sets-%s" % g["type"])
+            cmds, files = loads.nftlab_script(TABLE, CHAIN, dev, sets, "sets-%s" % g["type"])
             write(os.path.join(out, "sets-%s.nftlab" % g["type"]), cmds)
             for name, text in files.items():
                 write(os.path.join(out, name), text)
@@ -103,7 +119,7 @@ def write_plan(role, tables, reps, duration, seed, dev, t2n, every, out):
             order = list(cells)
             rng.shuffle(order)
             for c in order:
-                lines.append(cell_line(g["gid"], c, rep))
+                lines.append(cell_line(g, c, rep))
                 ncells += 1
     write(os.path.join(out, "plan.tsv"), "\n".join(lines) + "\n")
     return ncells

@@ -8,11 +8,10 @@ import re
 import subprocess
 import sys
 
+from . import lab
 from .files import cpu_model, write
+from .lab import SUITE, TOP
 from .tables import t0
-
-SUITE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # nft_concat_range/
-TOP = os.path.dirname(SUITE)
 
 
 # Symbols of the kernel the plugin counts (regular expressions on nm names).
@@ -135,20 +134,6 @@ def build_plugin():
     return os.path.join(TOP, "build", "tcg", "pktcount.so")
 
 
-def kernel_dir(variant, build):
-    if build:
-        r = subprocess.run([os.path.join(TOP, "kernel", "build"), "x86_64", variant, "retpoline"],
-                           stdout=subprocess.PIPE, text=True)
-        return r.stdout.strip() if r.returncode == 0 else None
-    cache = os.environ.get("NFTLAB_CACHE", os.path.expanduser("~/.cache/nftlab"))
-    try:
-        base = open(os.path.join(cache, "base", "current")).read().strip()
-    except OSError:
-        return None
-    d = os.path.join(cache, "kernels", base, "x86_64-%s-retpoline" % variant)
-    return d if os.path.isfile(os.path.join(d, "bzImage")) else None
-
-
 def boot_done(bdir, kdir, counts):
     """Whether BDIR holds a finished boot of KDIR with COUNTS (--keep-done)."""
     try:
@@ -162,8 +147,7 @@ def boot_done(bdir, kdir, counts):
 
 def kernel_stamp(kdir):
     """The build stamp of the kernel in KDIR (kernel/build's BUILD-INFO)."""
-    with open(os.path.join(kdir, "BUILD-INFO")) as f:
-        return next((line.split(":", 1)[1].strip() for line in f if line.startswith("stamp:")), None)
+    return (lab.build_info(kdir) or {}).get("stamp")
 
 
 def boot(rawdir, kdir, syms, plugin, variant, mitigation, rnd, quick, counts, reps, keep_done=False):
@@ -182,13 +166,11 @@ def boot(rawdir, kdir, syms, plugin, variant, mitigation, rnd, quick, counts, re
     write(symf, "".join("%s %x %x %s\n" % s for s in syms))
     countsf = os.path.join(bdir, "counts.jsonl")
     env = ["env", "NFTB_COUNTS=%s" % " ".join(str(c) for c in counts)]
-    cmd = [os.path.join(TOP, "kernel", "lab-run"), "--arch", "x86_64", "--kernel", kdir,
-           "--results", bdir, "--timeout", str(300 + 60 * ncells),
-           "--append", "spectre_v2=%s nokaslr" % mitigation,
-           "--qemu-arg", "-icount", "--qemu-arg", "shift=0,sleep=off",
-           "--qemu-arg", "-plugin", "--qemu-arg", "%s,syms=%s,out=%s" % (plugin, symf, countsf),
-           "--"] + env + [os.path.join(SUITE, "guest", "run-plan"), os.path.join(bdir, "plan"),
-                          os.path.join(bdir, "out")]
+    cmd = lab.lab_run("x86_64", kdir, bdir, 300 + 60 * ncells,
+                      env + [lab.RUN_PLAN, os.path.join(bdir, "plan"), os.path.join(bdir, "out")],
+                      append="spectre_v2=%s nokaslr" % mitigation,
+                      qemu_args=("-icount", "shift=0,sleep=off", "-plugin",
+                                 "%s,syms=%s,out=%s" % (plugin, symf, countsf)))
     log("boot %s: %d cells x %d counted runs (QEMU TCG)" % (name, ncells, len(counts)))
     # the kernel QEMU loads now: another build may replace it meanwhile
     stamp = kernel_stamp(kdir)
@@ -216,7 +198,7 @@ def run(args):
     failed = 0
     kdirs, syms = {}, {}
     for v in variants:
-        kdirs[v] = kernel_dir(v, args.build)
+        kdirs[v] = lab.kernel_dir("x86_64", v, "retpoline", args.build)
         if not kdirs[v]:
             log("x86_64 %s kernel not available: its boots are not run" % v)
         else:

@@ -5,7 +5,7 @@ import json
 import os
 
 from .analysis import aa_state
-from .ingest import SAMPLE_FIELDS
+from .guestlog import SAMPLE_KEYS
 from .model import DEFAULT_T2_LOOKUPS, SCHEMA, TYPES
 from .plans import expected_cells
 from .tables import TABLES
@@ -26,7 +26,7 @@ def validate(resdir, tap_start=0, count_file=None):
     t2n = meta.get("t2_lookups", DEFAULT_T2_LOOKUPS)
     keys_ok = all(k in res for k in ("schema", "meta", "tables", "boots", "samples", "svg"))
     tap.ok(keys_ok and res["schema"] == SCHEMA, "results.json schema %s with meta, tables, boots, samples, svg" % SCHEMA)
-    sample_keys = set(SAMPLE_FIELDS) | {"boot", "role", "table", "type", "backend", "n", "tag"}
+    sample_keys = set(SAMPLE_KEYS)
     bad = [s for s in res.get("samples", []) if not sample_keys <= set(s)]
     tap.ok(res.get("samples") and not bad, "every sample has the %d sample fields" % len(sample_keys),
            "%d samples, %d incomplete" % (len(res.get("samples", [])), len(bad)))

@@ -5,8 +5,9 @@ import json
 import os
 import random
 
+from nftbench import runlog
 from nftbench.files import write
-from nftbench.model import DEFAULT_T2_LOOKUPS, ROLES
+from nftbench.model import CELL_FIELDS, DEFAULT_T2_LOOKUPS, ROLES
 from nftbench.plans import groups_for
 from nftbench.tables import ALL_TABLES
 
@@ -18,12 +19,12 @@ def synth_results(wd):
     drop_ns = 800.0
     cost = {("baseline", "-"): 60.0, ("patched", "-"): 50.0, ("patched", "0"): 50.0,
             ("patched", "1"): 65.0, ("plain", "-"): 48.0}
-    write(os.path.join(wd, "run.env"), "mode=default\ntables=%s\nrounds=2\nreps_per_boot=4\n"
-          "duration=0.5\nt2_lookups=10\nknob=net.netfilter.nft_force_indirect_calls\nburst=1000\n"
-          "date=synthetic\n" % ",".join(ALL_TABLES))
-    kt = []
+    run = dict(settings=dict(mode="default", tables=list(ALL_TABLES), rounds=2, reps_per_boot=4, duration="0.5",
+                             t2_lookups=10, knob="net.netfilter.nft_force_indirect_calls", burst="1000", build=False,
+                             arch="um", nftlab="not built"),
+               host=dict(date="synthetic", cpu="synthetic CPU", nproc=2), kernels=[], host_load=[], selftest={})
     for role in ROLES:
-        kt.append("%s\tok\t%s" % (role, wd))
+        run["kernels"].append(dict(role=role, status="ok", dir=wd, build=None))
         for rnd in (1, 2):
             d = os.path.join(wd, "raw", "r%d-%s" % (rnd, role))
             os.makedirs(os.path.join(d, "out"))
@@ -41,10 +42,12 @@ def synth_results(wd):
                         pps = 1e9 / ns
                         sofar = int(pps * 0.5)
                         bad = role == "baseline-retpoline" and c["cell"] == "T1/port_net/hash/n1/k-" and rep == 2
-                        lines.append("\t".join(str(x) for x in (
-                            c["cell"], rep, k, k, 500000, sofar, 0, sofar - (1 if bad else 0), 0, "%.1f" % pps,
-                            0 if bad else 1, "counter %d != sent %d" % (sofar - 1, sofar) if bad else "ok")))
-            write(os.path.join(d, "out", "samples.tsv"), "\n".join(lines) + "\n")
-    write(os.path.join(wd, "kernels.tsv"), "\n".join(kt) + "\n")
+                        lines.append(json.dumps(dict(
+                            record="sample", cell={f: c[f] for f in CELL_FIELDS}, knob_req=k, rep=rep, knob=k,
+                            usec=500000, sofar=sofar, errors=0, counter=sofar - (1 if bad else 0), tx=0,
+                            pps=round(pps, 1), valid=not bad,
+                            reason="counter %d != sent %d" % (sofar - 1, sofar) if bad else "ok")))
+            write(os.path.join(d, "out", "records.jsonl"), "\n".join(lines) + "\n")
+    runlog.save(os.path.join(wd, runlog.RUN), run)
     return {"T1 pipapo patched": cost[("patched", "-")], "T3 slope k1": cost[("patched", "1")],
             "T6 cost k0": cost[("patched", "0")], "T6 cost k1": cost[("patched", "1")]}

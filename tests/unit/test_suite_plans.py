@@ -5,7 +5,9 @@ elements and packets as nft_concat_range.sh makes them, rules, the
 nftlab side of a load.
 
 TAP; [--tap-start N] [--count-file PATH] as bench-quick chains its tests."""
+import json
 import os
+import shlex
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "nft_concat_range"))
@@ -18,7 +20,7 @@ from nftbench import loads  # noqa: E402
 from nftbench import tap as taplib  # noqa: E402
 from nftbench.generators import (CT_HOOKS, element, entry_bounds, fmt_addr6, gen_ct_rules, gen_rules,  # noqa: E402
                                  gen_sets, lookup_expr, packet, set_defs)
-from nftbench.model import CHAIN, TABLE, TYPES  # noqa: E402
+from nftbench.model import CHAIN, TABLE, TYPES, fields_cell_id  # noqa: E402
 from nftbench.plans import expected_cells, write_plan  # noqa: E402
 from nftbench.tables import ALL_TABLES, TABLES  # noqa: E402
 
@@ -43,13 +45,20 @@ def main():
            "rules: N lookup rules, the last one counts and drops")
     tap.ok("counter name \"test\" drop" in gen_rules(TYPES["net_port"], "drop", 0), "rules: drop-only cell")
     sets = set_defs(TYPES["net_port"])
-    cmds, files = loads.nftlab_commands(TABLE, CHAIN, "d0", sets, "sets-x")
+    script, files = loads.nftlab_script(TABLE, CHAIN, "d0", sets, "sets-x")
     nft = gen_sets(sets, "d0")
-    tap.ok(cmds.count("\nset\tadd") == 3 and
-           sorted(files) == ["sets-x-noconcat.elems", "sets-x-norange.elems", "sets-x-test.elems"] and
+    # nftlab -f splits its lines as a shell does (nftlab(8), SCRIPTS)
+    cmds = [shlex.split(ln) for ln in script.splitlines() if not ln.startswith("#")]
+    tap.ok([c[:2] for c in cmds] == [["table", "add"], ["counter", "add"]] + [["set", "add"]] * 3 +
+           [["chain", "add"]] + [["element", "add"]] * 3 and
+           cmds[2] == ["set", "add", "netdev", TABLE, "test", "--type", "ipv4_addr . inet_service", "--flags",
+                       "interval"] and
+           sorted(c[-1] for c in cmds[6:]) == sorted(files) ==
+           ["sets-x-noconcat.elems", "sets-x-norange.elems", "sets-x-test.elems"] and
            all(e in nft for e in files["sets-x-test.elems"].splitlines()) and
            len(files["sets-x-norange.elems"].splitlines()) == 1001,
-           "nftlab load: 3 sets, element files with the elements of the nft script")
+           "nftlab load: one script of the table, its counter, 3 sets (types quoted), the chain and 3 element "
+           "files with the elements of the nft script", cmds[:3])
     p = packet(TYPES["net6_port"])
     tap.ok(p["ipver"] == 6 and p["addr"] == fmt_addr6(2010) and p["size"] == 100, "packet fields of net6,port", p)
     # a backend record names the set its lookups go to (model.BACKENDS)
@@ -62,8 +71,10 @@ def main():
         cells = [f for f in plan if f[0] == "cell"]
         groups = {f[1]: f for f in plan if f[0] == "group"}
         want = expected_cells("patched-retpoline", list(ALL_TABLES), 10, every=True)
-        tap.ok(n == len(cells) == 2 * len(want) and {f[2] for f in cells} == want and
-               all(os.path.isfile(os.path.join(d, f[4])) for f in cells) and
+        # cell GID KNOB RULES REP CHECKS FIELDS
+        got = {fields_cell_id(json.loads(f[6]), f[2]) for f in cells}
+        tap.ok(n == len(cells) == 2 * len(want) and got == want and
+               all(os.path.isfile(os.path.join(d, f[3])) for f in cells) and
                all(os.path.isfile(os.path.join(d, g[9])) for g in groups.values() if g[9] != "-") and
                groups["T6-dynset"][10].strip() == TABLES["T6"].PGOPTS and
                groups["T7-ct"][10].strip() == TABLES["T7"].PGOPTS,
@@ -77,6 +88,12 @@ def main():
                 made |= set(re.findall(r"^(?:add )?table (\w+) (\w+)", open(os.path.join(d, name)).read(), re.M))
         tap.ok(made and made <= listed, "plan: the tables the scripts create are the plan's table lines",
                (sorted(made), sorted(listed)))
+        checks = {(groups[f[1]][2], json.loads(f[6])["backend"], f[5]) for f in cells}
+        tap.ok({c for m, _, c in checks if m == "ingress"} == {"counter"} and
+               {(b, c) for m, b, c in checks if m == "egress"} ==
+               {("nohook", "tx,nocounter,noerrors"), ("egress", "counter,tx,noerrors")},
+               "plan: ingress samples check the rule counter; egress ones tx_packets and pktgen's errors, the "
+               "counter where the hook has one and its absence where not", sorted(checks))
     ct = {b: gen_ct_rules(b) for b in CT_HOOKS}
     tap.ok("hook" not in ct["ctbase"] and "hook output" in ct["ctonly"] and "hook prerouting" in ct["ct"] and
            all("ct state" in ct[b] for b in ("ctonly", "ct")) and

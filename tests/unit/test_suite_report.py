@@ -17,12 +17,11 @@ import shutil  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 
-from nftbench import basecmp, loads  # noqa: E402
+from nftbench import basecmp, loads, runlog  # noqa: E402
 from nftbench import tap as taplib  # noqa: E402
 from nftbench.analysis import Cells, aa_state, noise_floor  # noqa: E402
 from nftbench.drift import drift_text  # noqa: E402
 from nftbench.files import write  # noqa: E402
-from nftbench.ingest import collect_meta  # noqa: E402
 from nftbench.model import TYPES  # noqa: E402
 from nftbench.render import header_text, noise_lines  # noqa: E402
 from nftbench.report import Report, report  # noqa: E402
@@ -43,6 +42,14 @@ def main():
            (lt[0]["same"], lt[0]["compared"]) == (1, 2) and
            "DIFFERENT" in loads.render_loads(lt, {"net_port": "net,port"}),
            "load table: medians, ratio, a differing listing is flagged", lt)
+    one = loads.render_loads(loads.load_table([dict(type="net_port", nft_s=2.0, nftlab_s=0.5, same="1",
+                                                    nftlab_procs=1)], ["net_port"], {"net_port": 1000}),
+                             {"net_port": "net,port"})
+    nine = loads.render_loads(lt, {"net_port": "net,port"})
+    tap.ok("so is nftlab -f with a script" in one and "nine commands" not in one and "nine commands" in nine and
+           "nftlab_procs" not in lt[0],
+           "load table: one nftlab -f process per load says so; loads the guest did not count (stored runs: one "
+           "process per command) keep their text", one)
     log = ("TEST: performance\n  net,port                            61s[ OK ]\n"
            "    baseline (drop from netdev hook):               5000000pps\n"
            "    baseline hash (non-ranged entries):             4000000pps\n"
@@ -119,35 +126,42 @@ def main():
     m4 = re.search(r"^  >= 4 +n= +64 +median +([-+0-9.]+)%", dt, re.M)
     tap.ok(m0 and m4 and 15 < float(m0.group(1)) < 25 and abs(float(m4.group(1))) < 2,
            "drift: a synthetic warm-up of the first sample of each boot shows at position 0 only", dt[:900])
-    wd = tempfile.mkdtemp(prefix="ncr-steal-")
-    try:
-        write(os.path.join(wd, "steal.tsv"), "r1-a\t5\t1000\nr1-b\t40\t1000\nr2-a\t0\t0\n")
-        m = collect_meta(wd)
-        head = header_text(m, [])
-        tap.ok(m["steal"] == {"r1-a": 0.5, "r1-b": 4.0} and
-               "host steal:  2.2% of the host's CPU time went to other guests during the boots (median; "
-               "max 4.0% in r1-b)" in head, "steal.tsv: stolen share per boot, median and worst in the header", head)
-    finally:
-        shutil.rmtree(wd, ignore_errors=True)
-    # the host and the kernels as the run recorded them, not as they are now
-    wd = tempfile.mkdtemp(prefix="ncr-meta-")
-    try:
-        kdir = os.path.join(wd, "cache-kernel")
-        os.makedirs(kdir)
-        write(os.path.join(kdir, "BUILD-INFO"), "commit: rebuilt-later\nbase: 6.12.999\nseries: other\n")
-        os.makedirs(os.path.join(wd, "raw", "r1-patched-retpoline"))
-        write(os.path.join(wd, "raw", "r1-patched-retpoline", "BUILD-INFO"),
-              "commit: 0123456789abcdef\nbase: 6.12.117-1~deb12u1\nseries: booted\n")
-        write(os.path.join(wd, "kernels.tsv"), "patched-retpoline\tok\t%s\nbaseline-retpoline\tok\t%s\n" % (kdir, kdir))
-        write(os.path.join(wd, "run.env"), "mode=quick\ncpu=Recorded CPU @ 1.00GHz\nnproc=7\n")
-        m = collect_meta(wd)
-        k = m["kernels"]
-        tap.ok(m["cpu"] == "Recorded CPU @ 1.00GHz" and m["nproc"] == 7 and
-               (k["patched-retpoline"]["commit"], k["patched-retpoline"]["series"]) == ("0123456789abcdef", "booted") and
-               k["baseline-retpoline"]["commit"] == "rebuilt-later",
-               "meta: CPU from run.env, BUILD-INFO of the boot directory before the kernel cache's", m)
-    finally:
-        shutil.rmtree(wd, ignore_errors=True)
+    # what bench recorded as it ran (runlog): steal per boot, host load,
+    # the host and the kernels as they were then, not as they are now
+    run = dict(settings=dict(mode="quick", tables=["T1"], rounds=1, reps_per_boot=1, duration="0.2", t2_lookups=10,
+                             knob="k", burst="1000", build=False, arch="um", nftlab="not built"),
+               host=dict(date="d", cpu="Recorded CPU @ 1.00GHz", nproc=7),
+               kernels=[dict(role="patched-retpoline", status="ok", dir="/cache/p",
+                             build=dict(commit="resolved", base="6.12.117-1~deb12u1", series="resolved")),
+                        dict(role="baseline-retpoline", status="ok", dir="/cache/b",
+                             build=dict(commit="rebuilt-later", base="6.12.999", series="other")),
+                        dict(role="patched-plain", status="missing", dir=None, build=None)],
+               host_load=[dict(time="10:00:00", role="patched-retpoline", load="1.00 0.50 0.25", cc1=0),
+                          dict(time="10:05:00", role="baseline-retpoline", load="2.00 1.00 0.50", cc1=3)],
+               selftest={"patched-retpoline": "exit 0; output: selftest-patched-retpoline/output.log"})
+    boots = [dict(dir="r1-patched-retpoline", role="patched-retpoline", steal_ticks=[5, 1000],
+                  build=dict(commit="0123456789abcdef", base="6.12.117-1~deb12u1", series="booted", stamp="s1")),
+             dict(dir="r2-patched-retpoline", role="patched-retpoline", steal_ticks=[40, 1000],
+                  build=dict(commit="second-boot", series="x")),
+             dict(dir="r1-baseline-retpoline", role="baseline-retpoline", steal_ticks=[0, 0])]
+    m = runlog.meta_of(run, boots)
+    head = header_text(m, [])
+    tap.ok(m["steal"] == {"r1-patched-retpoline": 0.5, "r2-patched-retpoline": 4.0} and
+           "host steal:  2.2% of the host's CPU time went to other guests during the boots (median; "
+           "max 4.0% in r2-patched-retpoline)" in head,
+           "runlog: stolen share per boot (none without ticks), median and worst in the header", head)
+    k = m["kernels"]
+    tap.ok(m["cpu"] == "Recorded CPU @ 1.00GHz" and m["nproc"] == 7 and m["reps_total"] == 1 and
+           (k["patched-retpoline"]["commit"], k["patched-retpoline"]["series"], k["patched-retpoline"]["stamp"]) ==
+           ("0123456789abcdef", "booted", "s1") and k["baseline-retpoline"]["commit"] == "rebuilt-later" and
+           k["patched-plain"] == dict(status=runlog.MISSING, dir="-") and m["base"] == "6.12.999",
+           "runlog: the host as recorded, the build its first boot loaded (else the one resolved), missing kernels",
+           m)
+    tap.ok(m["load_during"] == ["10:00:00 patched-retpoline load 1.00 0.50 0.25, 0 cc1",
+                                "10:05:00 baseline-retpoline load 2.00 1.00 0.50, 3 cc1"] and m["builds_running"] and
+           m["selftest"] == run["selftest"] and
+           "WARNING:     kernel builds (cc1) were running" in head,
+           "runlog: host load before every boot, a compiler running during one warns", m["load_during"])
     # the whole report pipeline on synthetic samples with known costs
     wd = tempfile.mkdtemp(prefix="ncr-synth-")
     try:
@@ -194,8 +208,9 @@ def main():
                "validate's A/A line follows the synthetic A/A verdict (%s)" % t2["aa"]["verdict"], aa_line)
         # results.json alone re-renders the report: the base script's
         # output and T0's figures included
-        with open(os.path.join(wd, "run.env"), "a") as f:
-            f.write("selftest_patched-retpoline=ran\n")
+        run = runlog.read_run(wd)
+        run["selftest"]["patched-retpoline"] = "ran"
+        runlog.save(os.path.join(wd, runlog.RUN), run)
         os.makedirs(os.path.join(wd, "selftest-patched-retpoline"))
         write(os.path.join(wd, "selftest-patched-retpoline", "output.log"), log)
         os.makedirs(os.path.join(wd, "t0"))

@@ -49,7 +49,10 @@ ok(pp["kernel_insns"] == Fraction(1234), "per_packet: slope cancels what a run c
 ok(t0.fmt(Fraction(1234)) == "1234" and t0.fmt(Fraction(2469, 2)) == "1234.50", "fmt: integers exact, else 2 decimals")
 
 
-def write_boot(root, name, variant, rnd, per_packet_insns, extra, thunks, status=0, sofar=None, extra_last=0):
+def write_boot(root, name, variant, rnd, per_packet_insns, extra, thunks, status=0, sofar=None, extra_last=0,
+               tsv=False):
+    """A boot directory as t0run leaves it; TSV: the guest's output as
+    before records.jsonl (samples.tsv, the stored T0 runs)."""
     bdir = os.path.join(root, "t0", "raw", name)
     os.makedirs(os.path.join(bdir, "out"))
     json.dump(dict(name=name, variant=variant, mitigation="retpoline", round=rnd, kernel="-", status=status,
@@ -57,10 +60,19 @@ def write_boot(root, name, variant, rnd, per_packet_insns, extra, thunks, status
     with open(os.path.join(bdir, "counts.jsonl"), "w") as f:
         for s in boot_snaps(per_packet_insns, extra, counts, thunks, extra_last):
             f.write(json.dumps(s) + "\n")
-    with open(os.path.join(bdir, "out", "samples.tsv"), "w") as f:
-        f.write("# header\n")
-        for c in counts:
-            f.write("T0/net_port/hash/n1/k0\t1\t0\t0\t100\t%d\t0\t%d\t0\t1.0\t1\tok\n" % (sofar or c, c))
+    if tsv:
+        with open(os.path.join(bdir, "out", "samples.tsv"), "w") as f:
+            f.write("# header\n")
+            for c in counts:
+                f.write("T0/net_port/hash/n1/k0\t1\t0\t0\t100\t%d\t0\t%d\t0\t1.0\t1\tok\n" % (sofar or c, c))
+    else:
+        with open(os.path.join(bdir, "out", "records.jsonl"), "w") as f:
+            f.write(json.dumps(dict(record="guest", start="2026-12-01T00:00:00Z")) + "\n")
+            for c in counts:
+                f.write(json.dumps(dict(record="sample", cell=dict(table="T0", type="net_port", backend="hash", n=1,
+                                                                   tag=""),
+                                        knob_req="0", rep=1, knob="0", usec=100, sofar=sofar or c, errors=0,
+                                        counter=c, tx=0, pps=1.0, valid=True, reason="ok")) + "\n")
     with open(os.path.join(bdir, "syms.txt"), "w") as f:
         f.write("thunk ffffffff81000000 20 __x86_indirect_thunk_rax\n")
     return bdir
@@ -87,6 +99,15 @@ def two_rounds(insns2, thunks2, extra_last=0):
                   open(os.path.join(d, "t0", "run.json"), "w"))
         return t0.analyse(d)
 
+
+with tempfile.TemporaryDirectory() as d, tempfile.TemporaryDirectory() as d2:
+    for root, tsv in ((d, False), (d2, True)):
+        write_boot(root, "patched-retpoline-r1", "patched", 1, 1500, 300, 2, tsv=tsv)
+        json.dump(dict(quick=True, rounds=1, variants=["patched"], mitigations=["retpoline"], counts=counts),
+                  open(os.path.join(root, "t0", "run.json"), "w"))
+    new, old = t0.analyse(d), t0.analyse(d2)
+    ok(new["rows"] and new == old and new["rows"][0]["cell"] == "T0/net_port/hash/n1/k0",
+       "analyse: a boot's records.jsonl and the samples.tsv of stored runs give the same rows", (new, old))
 
 res = two_rounds(1500, 3)
 ok(res["unstable"] and res["rows"] and res["rows"][0]["identical"] is False,

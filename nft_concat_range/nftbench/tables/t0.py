@@ -47,11 +47,11 @@ import json
 import os
 from fractions import Fraction
 
+from .. import guestlog
 from ..files import write
 from ..generators import (CT_HOOKS, gen_ct_rules, gen_dynset_rules, gen_dynset_sets, gen_egress, gen_ingress_table,
                           gen_rules, gen_sets, packet, set_defs)
-from ..ingest import read_samples
-from ..model import BACKENDS, DYNSET_SRC, TYPES, cell, parse_cell_id
+from ..model import BACKENDS, DEV, DYNSET_SRC, TYPES, cell, parse_cell_id
 from ..plans import cell_line, group_line, table_lines
 from ..render import render_table
 from ..tap import Tap
@@ -102,7 +102,7 @@ def scenarios(variant, quick=False):
     return groups
 
 
-def write_plan(plandir, variant, quick, reps=1, dev="nftb0"):
+def write_plan(plandir, variant, quick, reps=1, dev=DEV):
     """The plan in guest/run-plan's format, built from the suite's generators."""
     os.makedirs(plandir, exist_ok=True)
     tdef = TYPES["net_port"]
@@ -145,7 +145,7 @@ def write_plan(plandir, variant, quick, reps=1, dev="nftb0"):
         # REPS passes over the group's cells: each pass must count the same.
         for rep in range(1, reps + 1):
             for c in cells:
-                lines.append(cell_line(g["gid"], c, rep))
+                lines.append(cell_line(g, c, rep))
                 ncells += 1
     write(os.path.join(plandir, "plan.tsv"), "\n".join(lines) + "\n")
     return ncells
@@ -182,21 +182,20 @@ def per_packet(r1, r2):
 def analyse_boot(bdir):
     """{cell: [per-packet dict of each rep]} of one boot, or an error string."""
     info = json.load(open(os.path.join(bdir, "boot.json")))
-    sp = os.path.join(bdir, "out", "samples.tsv")
     cp = os.path.join(bdir, "counts.jsonl")
     if info["status"] != 0:
         return info, "guest exited %d (console.log)" % info["status"]
-    if not (os.path.isfile(sp) and os.path.isfile(cp)):
-        return info, "no samples.tsv or counts.jsonl"
-    samples = read_samples(sp)
-    bad = [s for s in samples if s["valid"] != "1"]
+    samples = guestlog.read_out(os.path.join(bdir, "out"), os.path.basename(bdir))["samples"]
+    if not (samples and os.path.isfile(cp)):
+        return info, "no samples or no counts.jsonl"
+    bad = [s for s in samples if not s["valid"]]
     if bad:
         return info, "invalid samples: " + "; ".join("%s: %s" % (s["cell"], s["reason"]) for s in bad[:5])
     snaps = [json.loads(line) for line in open(cp) if line.strip()]
     runs = runs_from_snapshots(snaps)
     if len(runs) != len(samples):
         return info, "%d counted pktgen runs for %d samples" % (len(runs), len(samples))
-    wrong = [(s["cell"], s["sofar"], r["packets"]) for s, r in zip(samples, runs) if s["sofar"] != str(r["packets"])]
+    wrong = [(s["cell"], s["sofar"], r["packets"]) for s, r in zip(samples, runs) if s["sofar"] != r["packets"]]
     if wrong:
         return info, "packets counted in regions differ from pktgen's: %s" % wrong[:3]
     open_ = [(s["cell"], r["packets"], r["leaves"]) for s, r in zip(samples, runs) if r["leaves"] != r["packets"]]
@@ -208,7 +207,7 @@ def analyse_boot(bdir):
         cid = samples[i]["cell"]
         group = samples[i:i + len(counts)]
         if [s["cell"] for s in group] != [cid] * len(counts) or \
-                [int(s["sofar"]) for s in group] != counts:
+                [s["sofar"] for s in group] != counts:
             return info, "cell %s: runs do not follow the counts %s" % (cid, counts)
         pp = per_packet(runs[i + len(counts) - 2], runs[i + len(counts) - 1])
         pp["knob"] = samples[i]["knob_req"]

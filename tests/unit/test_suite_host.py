@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of nft_concat_range/nftbench/host.py, the host side of
+bench: the modes' settings, the boot order, the guest's timeout, and a
+whole run with stand-ins for kernel/build and kernel/lab-run (no kernel):
+the kernels resolved, the boots alternated, each boot's build recorded as
+it started, the report rendered from what the run recorded.
+
+TAP; [--tap-start N] [--count-file PATH] as bench-quick chains its tests."""
+import json
+import os
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "nft_concat_range"))
+from nftbench import cli, host, lab, runlog  # noqa: E402
+from nftbench import tap as taplib  # noqa: E402
+from nftbench.files import write  # noqa: E402
+
+# kernel/build's stand-in: prints $FAKE_KERNELS/ARCH-VARIANT-FLAVOR when it
+# holds a kernel, fails otherwise.
+FAKE_BUILD = """#!/bin/sh
+d="$FAKE_KERNELS/$1-$2-$3"
+[ -f "$d/BUILD-INFO" ] || exit 1
+echo "$d"
+"""
+# kernel/lab-run's stand-in: the guest command after --, with the plan's
+# cells answered by a sample record each (pktgen's rate from the kernel
+# directory's name); exits $FAKE_RC_<role> if set.
+FAKE_LAB_RUN = """#!/usr/bin/env python3
+import json, os, sys
+argv = sys.argv[1:]
+kdir = argv[argv.index("--kernel") + 1]
+cmd = argv[argv.index("--") + 1:]
+plan, out = cmd[-2], cmd[-1]
+os.makedirs(out)
+with open(os.path.join(out, "records.jsonl"), "w") as f:
+    f.write(json.dumps(dict(record="guest", start="2026-12-01T10:00:00Z", env=" ".join(cmd[:-3]))) + "\\n")
+    for line in open(os.path.join(plan, "plan.tsv")):
+        w = line.rstrip("\\n").split("\\t")
+        if w[0] == "cell":
+            c = json.loads(w[6])
+            pps = (1e6 if "patched" in kdir else 9e5) * (0.8 if c["backend"] == "egress" else 1.0) * (1 + int(w[4]) / 100)
+            f.write(json.dumps(dict(record="sample", cell=c, knob_req=w[2], rep=int(w[4]), knob=w[2],
+                                    usec=500000, sofar=500000, errors=0, counter=500000, tx=500000, pps=pps,
+                                    valid=True, reason="ok")) + "\\n")
+print("guest output of " + os.path.basename(kdir))
+sys.exit(int(os.environ.get("FAKE_RC_" + os.path.basename(kdir).replace("-", "_"), "0")))
+"""
+
+
+def fake_run(tap, tmp, argv, env=None):
+    """host.run() of bench ARGV with the stand-ins; (rc, results dir)."""
+    saved = (lab.KERNEL_BUILD, lab.LAB_RUN, dict(os.environ))
+    try:
+        lab.KERNEL_BUILD, lab.LAB_RUN = os.path.join(tmp, "build"), os.path.join(tmp, "lab-run")
+        os.environ.update(FAKE_KERNELS=os.path.join(tmp, "kernels"), **(env or {}))
+        res = os.path.join(tmp, "res-%d" % len(os.listdir(tmp)))
+        args = cli_args(argv + ["--results", res])
+        # the tables and the progress of a run nobody reads
+        with open(os.devnull, "w") as null:
+            out, err = sys.stdout, sys.stderr
+            sys.stdout = sys.stderr = null
+            try:
+                rc = host.run(args)
+            finally:
+                sys.stdout, sys.stderr = out, err
+        return rc, res
+    finally:
+        lab.KERNEL_BUILD, lab.LAB_RUN = saved[0], saved[1]
+        os.environ.clear()
+        os.environ.update(saved[2])
+
+
+def cli_args(argv):
+    import argparse
+
+    ap = argparse.ArgumentParser()
+    cli.bench_parser(ap.add_subparsers(dest="cmd"))
+    return ap.parse_args(["bench"] + argv)
+
+
+def main():
+    tap, count_file = taplib.from_argv()
+    s = host.settings("default", None)
+    q = host.settings("quick", None)
+    f = host.settings("full", ["T0", "T2"], reps=5)
+    tap.ok((s["rounds"], s["reps"], s["duration"], s["selftest"], s["t0"], s["tables"][0]) ==
+           (2, 3, "0.5", False, True, "T1") and (q["rounds"], q["reps"], q["duration"], q["t0"], q["tables"][0]) ==
+           (1, 1, "0.2", False, "T1") and (f["rounds"], f["reps"], f["duration"], f["selftest"], f["t0"],
+                                           f["tables"]) == (4, 5, "1", True, True, ["T2"]),
+           "settings: each mode's defaults, options win, T0 apart from the timed tables", (s, q, f))
+    order = host.boot_order(["a", "b", "c"], 3)
+    tap.ok(order == [(1, "a", 2), (1, "b", 3), (1, "c", 4), (2, "c", 5), (2, "b", 6), (2, "a", 7),
+                     (3, "a", 8), (3, "b", 9), (3, "c", 10)],
+           "boot order: kernels alternate between rounds, one seed per boot", order)
+    tap.ok((host.guest_timeout(10, "0.5", "um"), host.guest_timeout(10, "0.5", "x86_64")) == (225, 675),
+           "guest timeout: 180 s plus 4.5 s per 0.5 s sample, three times that under TCG")
+    tap.ok(host.kernel_roles("quick", ["T1", "T2"]) == ["patched-retpoline"] and
+           host.kernel_roles("default", ["T4"]) == ["baseline-retpoline", "patched-retpoline"],
+           "kernel roles: the tables' kernels; --quick the patched retpoline one only")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        write(os.path.join(tmp, "build"), FAKE_BUILD)
+        write(os.path.join(tmp, "lab-run"), FAKE_LAB_RUN)
+        os.chmod(os.path.join(tmp, "build"), 0o755)
+        os.chmod(os.path.join(tmp, "lab-run"), 0o755)
+        for name in ("um-baseline-retpoline", "um-patched-retpoline"):
+            os.makedirs(os.path.join(tmp, "kernels", name))
+            write(os.path.join(tmp, "kernels", name, "BUILD-INFO"),
+                  "name: %s\nbase: linux-source-6.12 6.12.117-1~deb12u1\ncommit: booted-%s\nseries: s\n"
+                  "stamp: tree:1 key\n" % (name, name))
+            write(os.path.join(tmp, "kernels", name, "config"), "CONFIG_X=y\n")
+        rc, res = fake_run(tap, tmp, ["--tables", "T4", "--rounds", "2", "--reps", "1"],
+                           dict(NFTB_KNOB="net.test.knob"))
+        # the cache holds another build by now: the report keeps the booted one
+        write(os.path.join(tmp, "kernels", "um-patched-retpoline", "BUILD-INFO"), "commit: rebuilt\n")
+        run = runlog.read_run(res)
+        boots = sorted(os.listdir(os.path.join(res, "raw")))
+        recs = [json.load(open(os.path.join(res, "raw", b, runlog.BOOT))) for b in boots]
+        tap.ok(rc == 0 and boots == ["r1-baseline-retpoline", "r1-patched-retpoline", "r2-baseline-retpoline",
+                                     "r2-patched-retpoline"] and all(r["status"] == 0 for r in recs) and
+               all(r["build"]["commit"] == "booted-um-" + r["role"] and len(r["build"]["config_sha256"]) == 64
+                   for r in recs) and [r["role"] for r in run["host_load"]] ==
+               ["baseline-retpoline", "patched-retpoline", "patched-retpoline", "baseline-retpoline"],
+               "run: both kernels booted in alternating order, the build of each recorded as it booted",
+               (rc, boots, recs))
+        guest = open(os.path.join(res, "raw", "r1-patched-retpoline", "out", "records.jsonl")).readline()
+        tap.ok("NFTB_KNOB=net.test.knob" in guest and "NFTB_DURATION=0.5" in guest and
+               open(os.path.join(res, "raw", "r1-patched-retpoline", "console.log")).read() ==
+               "guest output of um-patched-retpoline\n",
+               "run: the guest's environment from the settings and NFTB_KNOB; its output in console.log", guest)
+        from nftbench.report import report
+        report(res, quiet=True)
+        r = json.load(open(os.path.join(res, "results.json")))
+        tap.ok(r["meta"]["kernels"]["patched-retpoline"]["commit"] == "booted-um-patched-retpoline" and
+               r["meta"]["knob"] == "net.test.knob" and r["meta"]["tables"] == ["T4"] and len(r["samples"]) == 8 and
+               r["tables"]["T4"]["rows"] and os.path.isfile(os.path.join(res, "report.md")),
+               "report of the run: meta from what it recorded (not the cache now), every sample, T4's rows",
+               r["meta"])
+        rc, res = fake_run(tap, tmp, ["--tables", "T4", "--quick", "--no-build"],
+                           dict(FAKE_RC_um_patched_retpoline="3", NFTLAB_CACHE=os.path.join(tmp, "nocache")))
+        run = runlog.read_run(res)
+        tap.ok(rc == 0 and [k["status"] for k in run["kernels"]] == ["missing"] and
+               not os.listdir(os.path.join(res, "raw")),
+               "--no-build: a kernel the cache does not hold is missing, never built, and not booted", run)
+        rc, res = fake_run(tap, tmp, ["--tables", "T4", "--quick"], dict(FAKE_RC_um_patched_retpoline="3"))
+        rec = json.load(open(os.path.join(res, "raw", "r1-patched-retpoline", runlog.BOOT)))
+        tap.ok(rc == 1 and rec["status"] == 3 and os.path.isfile(os.path.join(res, "report.md")),
+               "a failed boot: exit 1, its status recorded, the report written anyway", (rc, rec))
+    return taplib.done(tap, count_file)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
