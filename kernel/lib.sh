@@ -11,7 +11,7 @@ NFTLAB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export NFTLAB_TOP NFTLAB_CACHE CCACHE_DIR CCACHE_NOHASHDIR
 
 # Overridable so that tests can feed a deliberately broken series or config.
-: "${NFTLAB_PATCHES:=${NFTLAB_TOP}/kernel/patches}"
+: "${NFTLAB_PATCHES:=${NFTLAB_TOP}/kernel/series/patches}"
 : "${NFTLAB_CONFIGS:=${NFTLAB_TOP}/kernel/config}"
 export NFTLAB_PATCHES NFTLAB_CONFIGS
 
@@ -20,15 +20,15 @@ die() { printf 'nftlab: %s\n' "$*" >&2; exit 1; }
 
 # The pinned Debian version of linux-source-6.12.
 pinned_base_version() {
-	tr -d ' \n' < "${NFTLAB_TOP}/kernel/base-version"
+	tr -d ' \n' < "${NFTLAB_TOP}/kernel/builder/base-version"
 }
 
 # The version actually fetched: the pin, or the newest 6.12.y when the
-# archive no longer serves the pin (kernel/fetch-base records it).
+# archive no longer serves the pin (kernel/builder/fetch-base records it).
 base_version() {
 	local f="${NFTLAB_CACHE}/base/current"
 
-	[ -s "$f" ] || die "base tree not fetched yet: run kernel/fetch-base"
+	[ -s "$f" ] || die "base tree not fetched yet: run kernel/builder/fetch-base"
 	cat "$f"
 }
 
@@ -54,7 +54,7 @@ series_patches() {
 		"[lab]") cur=lab ;;
 		"[feature]") cur=feature ;;
 		"[lab-patched]") cur=lab-patched ;;
-		"["*) die "kernel/patches/series: unknown group $line" ;;
+		"["*) die "kernel/series/patches/series: unknown group $line" ;;
 		*) if [ "$cur" = "$group" ]; then printf '%s\n' "${NFTLAB_PATCHES}/${line}"; fi ;;
 		esac
 	done < "${NFTLAB_PATCHES}/series"
@@ -121,7 +121,7 @@ toolchain_make_vars() {
 	*) die "unknown toolchain '$1' (gcc, llvm or llvm-N)" ;;
 	esac
 	if ! command -v "clang$v" >/dev/null || ! command -v "ld.lld$v" >/dev/null; then
-		die "toolchain $1: clang$v or ld.lld$v missing (make deps installs kernel/deps.txt)"
+		die "toolchain $1: clang$v or ld.lld$v missing (make deps installs kernel/builder/deps.txt)"
 	fi
 	printf '%s\n' "LLVM=${v:-1}" "CC=ccache clang$v" "HOSTCC=ccache clang$v"
 }

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """T0's runner: the pktcount plugin, the symbols it watches, one QEMU boot
-per kernel, command line and round (kernel/lab-run), then the report."""
+per kernel, command line and round (kernel/runner/lab-run), then the report."""
 import json
 import os
 import shutil
@@ -137,7 +137,7 @@ def build_plugin():
 
 def kernel_dir(variant, build):
     if build:
-        r = subprocess.run([os.path.join(TOP, "kernel", "build"), "x86_64", variant, "retpoline"],
+        r = subprocess.run([os.path.join(TOP, "kernel", "builder", "build"), "x86_64", variant, "retpoline"],
                            stdout=subprocess.PIPE, text=True)
         return r.stdout.strip() if r.returncode == 0 else None
     cache = os.environ.get("NFTLAB_CACHE", os.path.expanduser("~/.cache/nftlab"))
@@ -161,7 +161,7 @@ def boot_done(bdir, kdir, counts):
 
 
 def kernel_stamp(kdir):
-    """The build stamp of the kernel in KDIR (kernel/build's BUILD-INFO)."""
+    """The build stamp of the kernel in KDIR (kernel/builder/build's BUILD-INFO)."""
     with open(os.path.join(kdir, "BUILD-INFO")) as f:
         return next((line.split(":", 1)[1].strip() for line in f if line.startswith("stamp:")), None)
 
@@ -182,7 +182,7 @@ def boot(rawdir, kdir, syms, plugin, variant, mitigation, rnd, quick, counts, re
     write(symf, "".join("%s %x %x %s\n" % s for s in syms))
     countsf = os.path.join(bdir, "counts.jsonl")
     env = ["env", "NFTB_COUNTS=%s" % " ".join(str(c) for c in counts)]
-    cmd = [os.path.join(TOP, "kernel", "lab-run"), "--arch", "x86_64", "--kernel", kdir,
+    cmd = [os.path.join(TOP, "kernel", "runner", "lab-run"), "--arch", "x86_64", "--kernel", kdir,
            "--results", bdir, "--timeout", str(300 + 60 * ncells),
            "--append", "spectre_v2=%s nokaslr" % mitigation,
            "--qemu-arg", "-icount", "--qemu-arg", "shift=0,sleep=off",

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Runs inside an x86_64 lab guest whose kernel has nf_tables, conntrack and
-# the rest of netfilter as modules (kernel/build --with modules): loads every
+# the rest of netfilter as modules (kernel/builder/build --with modules): loads every
 # netfilter module of the build from MODROOT (the kernel directory's
 # modules/, with modprobe -d: the guest's / is the host's, whose
 # /lib/modules is not this kernel's), points the kernel's own module

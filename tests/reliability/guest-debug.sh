@@ -1,5 +1,5 @@
 #!/bin/bash
-# Runs inside a lab guest booted with the debug kernel (kernel/build --with
+# Runs inside a lab guest booted with the debug kernel (kernel/builder/build --with
 # debug): the differential test, fault injection during nftlab bulk loads,
 # the churn soak and the nft_concat_range.sh groups given, each in a network
 # namespace of its own, then a kmemleak scan.  Each part writes
