@@ -15,6 +15,9 @@ export NFTLAB_TOP NFTLAB_CACHE CCACHE_DIR CCACHE_NOHASHDIR
 : "${NFTLAB_CONFIGS:=${NFTLAB_TOP}/kernel/config}"
 export NFTLAB_PATCHES NFTLAB_CONFIGS
 
+# The lab knob's sysctl name (lab patch 0006 registers it).
+force_indirect_sysctl() { printf '%s\n' "$(<"${NFTLAB_TOP}/kernel/series/force-indirect-sysctl")"; }
+
 log() { printf '[nftlab] %s\n' "$*" >&2; }
 die() { printf 'nftlab: %s\n' "$*" >&2; exit 1; }
 
@@ -39,7 +42,16 @@ upstream_version() {
 	printf '%s\n' "$v"
 }
 
-base_src() { printf '%s/src/linux-%s\n' "$NFTLAB_CACHE" "$(base_version)"; }
+# The cache's layout has this one owner (callers outside kernel/ ask
+# kernel/builder/build --print-path).  src_dir VERSION: the unpacked tree of
+# a Debian version; base_src: the fetched one's; kernel_obj NAME and
+# kernel_out NAME: where the kernel NAME (ARCH-VARIANT-FLAVOR[-TOOLCHAIN]
+# [-EXTRA]...[-TAG]) of the fetched version is built and installed.  The
+# last three fail (after base_version's message) while nothing is fetched.
+src_dir() { printf '%s/src/linux-%s\n' "$NFTLAB_CACHE" "$1"; }
+base_src() { local v; v=$(base_version) || return 1; src_dir "$v"; }
+kernel_obj() { local v; v=$(base_version) || return 1; printf '%s/build/%s/%s\n' "$NFTLAB_CACHE" "$v" "$1"; }
+kernel_out() { local v; v=$(base_version) || return 1; printf '%s/kernels/%s/%s\n' "$NFTLAB_CACHE" "$v" "$1"; }
 
 # Patch files of one group ("lab", "feature" or "lab-patched"), in series
 # order.

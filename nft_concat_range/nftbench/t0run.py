@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 from .files import cpu_model, write
+from .lab import KERNEL_BUILD, LAB_RUN
 from .tables import t0
 
 SUITE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # nft_concat_range/
@@ -136,17 +137,17 @@ def build_plugin():
 
 
 def kernel_dir(variant, build):
-    if build:
-        r = subprocess.run([os.path.join(TOP, "kernel", "builder", "build"), "x86_64", variant, "retpoline"],
-                           stdout=subprocess.PIPE, text=True)
-        return r.stdout.strip() if r.returncode == 0 else None
-    cache = os.environ.get("NFTLAB_CACHE", os.path.expanduser("~/.cache/nftlab"))
-    try:
-        base = open(os.path.join(cache, "base", "current")).read().strip()
-    except OSError:
+    """The x86_64 retpoline kernel of VARIANT: built (BUILD), or the one in
+    the cache (None if there is none; kernel/builder/build --print-path
+    owns the cache layout)."""
+    argv = [KERNEL_BUILD, "x86_64", variant, "retpoline"]
+    if not build:
+        argv.insert(1, "--print-path")
+    r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=None if build else subprocess.DEVNULL, text=True)
+    if r.returncode != 0:
         return None
-    d = os.path.join(cache, "kernels", base, "x86_64-%s-retpoline" % variant)
-    return d if os.path.isfile(os.path.join(d, "bzImage")) else None
+    d = r.stdout.strip()
+    return d if build or os.path.isfile(os.path.join(d, "bzImage")) else None
 
 
 def boot_done(bdir, kdir, counts):
@@ -182,7 +183,7 @@ def boot(rawdir, kdir, syms, plugin, variant, mitigation, rnd, quick, counts, re
     write(symf, "".join("%s %x %x %s\n" % s for s in syms))
     countsf = os.path.join(bdir, "counts.jsonl")
     env = ["env", "NFTB_COUNTS=%s" % " ".join(str(c) for c in counts)]
-    cmd = [os.path.join(TOP, "kernel", "runner", "lab-run"), "--arch", "x86_64", "--kernel", kdir,
+    cmd = [LAB_RUN, "--arch", "x86_64", "--kernel", kdir,
            "--results", bdir, "--timeout", str(300 + 60 * ncells),
            "--append", "spectre_v2=%s nokaslr" % mitigation,
            "--qemu-arg", "-icount", "--qemu-arg", "shift=0,sleep=off",

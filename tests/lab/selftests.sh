@@ -25,7 +25,7 @@ groups_on=${NFTLAB_SELFTEST_GROUPS:-correctness}
 if [ "${NFTLAB_CHECK_FULL:-0}" = 1 ] && [ -z "${NFTLAB_SELFTEST_GROUPS:-}" ]; then
 	groups_off=$all_groups groups_on=$all_groups
 fi
-: "${NFTLAB_KNOB_SYSCTL:=net.netfilter.nft_force_indirect_calls}"
+: "${NFTLAB_KNOB_SYSCTL:=$(force_indirect_sysctl)}"
 
 kernel=$("$top/kernel/builder/build" um patched retpoline) || tap_bail "cannot build um patched retpoline"
 tap_diag "kernel: $(sed -n 's/^base: //p' "$kernel/BUILD-INFO"), um patched retpoline"

@@ -39,6 +39,18 @@ while IFS= read -r p; do
 	tap_check "checkpatch --strict${ignore:+ --ignore $ignore}: $name" false
 done < <(variant_patches patched)
 
+# The lab knob's name has one owner, kernel/series/force-indirect-sysctl:
+# it must be the sysctl a patch of the series registers.
+knob_registered() {
+	local name leaf parent patches
+
+	name=$(force_indirect_sysctl) leaf=${name##*.} parent=${name%.*}
+	mapfile -t patches < <(variant_patches patched)
+	grep -qE "^\+[[:space:]]*\.procname[[:space:]]*= \"${leaf}\"," "${patches[@]}" &&
+		grep -qF "register_net_sysctl(&init_net, \"${parent//.//}\"," "${patches[@]}"
+}
+tap_check "the patched series registers the lab knob's sysctl $(force_indirect_sysctl)" knob_registered
+
 for target in "x86_64 patched retpoline" "um patched retpoline"; do
 	# shellcheck disable=SC2086 # target is a word list
 	kernel=$("$top/kernel/builder/build" $target) || { tap_check "build $target" false; continue; }

@@ -6,6 +6,7 @@ import os
 import random
 
 from nftbench.files import write
+from nftbench.lab import knob_sysctl
 from nftbench.model import DEFAULT_T2_LOOKUPS, ROLES
 from nftbench.plans import groups_for
 from nftbench.tables import ALL_TABLES
@@ -19,8 +20,8 @@ def synth_results(wd):
     cost = {("baseline", "-"): 60.0, ("patched", "-"): 50.0, ("patched", "0"): 50.0,
             ("patched", "1"): 65.0, ("plain", "-"): 48.0}
     write(os.path.join(wd, "run.env"), "mode=default\ntables=%s\nrounds=2\nreps_per_boot=4\n"
-          "duration=0.5\nt2_lookups=10\nknob=net.netfilter.nft_force_indirect_calls\nburst=1000\n"
-          "date=synthetic\n" % ",".join(ALL_TABLES))
+          "duration=0.5\nt2_lookups=10\nknob=%s\nburst=1000\n"
+          "date=synthetic\n" % (",".join(ALL_TABLES), knob_sysctl()))
     kt = []
     for role in ROLES:
         kt.append("%s\tok\t%s" % (role, wd))
