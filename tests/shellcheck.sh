@@ -7,12 +7,7 @@ cd "$top" || exit 1
 # shellcheck source=lab/tap.sh
 . "$top/tests/lab/tap.sh"
 command -v shellcheck >/dev/null || tap_bail "shellcheck missing: run make deps"
-while IFS= read -r f; do
-	out=$(shellcheck -x "$f" 2>&1)
-	rc=$?
-	tap_result "shellcheck $f" "$rc"
-	[ "$rc" -eq 0 ] || printf '%s\n' "$out" | tap_diag_lines ""
-done < <(git ls-files -co --exclude-standard | grep -v '^build/' |
+tap_each_file shellcheck shellcheck -x < <(git ls-files -co --exclude-standard | grep -v '^build/' |
 	while IFS= read -r f; do
 		[ -f "$f" ] || continue
 		case "$f" in

@@ -64,6 +64,20 @@ tap_diag_lines() {
 	while IFS= read -r l || [ -n "$l" ]; do tap_line "# $1$l"; done
 }
 
+# tap_each_file NAME CMD [ARGS...]: for every file named on stdin, a test
+# line "NAME FILE" from CMD ARGS FILE, whose output follows as comments.
+tap_each_file() {
+	local name=$1 f out rc
+
+	shift
+	while IFS= read -r f; do
+		out=$("$@" "$f" 2>&1)
+		rc=$?
+		tap_result "$name $f" "$rc"
+		[ -z "$out" ] || printf '%s\n' "$out" | tap_diag_lines ""
+	done
+}
+
 tap_bail() {
 	tap_line "Bail out! $*"
 	tap_line "not ok $((tap_n + 1)) - $*"
