@@ -14,7 +14,7 @@ help:
 
 ## deps          install the Debian packages nftlab needs (idempotent)
 deps:
-	@kernel/install-deps
+	@kernel/builder/install-deps
 
 ## userspace     build the nftlab tool
 userspace: deps
@@ -30,7 +30,7 @@ check-full: deps
 
 ## check-series  bisect check (UML kernel after every patch) and the x86_64 build matrix: modules, RETPOLINE=n, clang + W=1, IBT, kCFI
 check-series: deps
-	@kernel/check-series
+	@kernel/checks/check-series
 
 ## check-debug   the debug UML kernel (KASAN, lockdep, PROVE_RCU, kmemleak, failslab): differential test, fault injection, soak, concurrency selftests (SOAK=seconds per backend, SEED=n)
 check-debug: deps userspace
@@ -47,7 +47,7 @@ t0: deps tcg-plugin
 ## kernels       build all UML lab kernels ({baseline,patched} x {retpoline,eibrs,plain})
 kernels: deps
 	@for v in baseline patched; do for f in retpoline eibrs plain; do \
-		kernel/build um $$v $$f >/dev/null || exit 1; done; done
+		kernel/builder/build um $$v $$f >/dev/null || exit 1; done; done
 
 ## bench         the performance suite: tables in build/results/bench-<timestamp>/ (FULL=1: more reps)
 bench: deps userspace

@@ -11,24 +11,27 @@ NFTLAB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export NFTLAB_TOP NFTLAB_CACHE CCACHE_DIR CCACHE_NOHASHDIR
 
 # Overridable so that tests can feed a deliberately broken series or config.
-: "${NFTLAB_PATCHES:=${NFTLAB_TOP}/kernel/patches}"
+: "${NFTLAB_PATCHES:=${NFTLAB_TOP}/kernel/series/patches}"
 : "${NFTLAB_CONFIGS:=${NFTLAB_TOP}/kernel/config}"
 export NFTLAB_PATCHES NFTLAB_CONFIGS
+
+# The lab knob's sysctl name (lab patch 0006 registers it).
+force_indirect_sysctl() { printf '%s\n' "$(<"${NFTLAB_TOP}/kernel/series/force-indirect-sysctl")"; }
 
 log() { printf '[nftlab] %s\n' "$*" >&2; }
 die() { printf 'nftlab: %s\n' "$*" >&2; exit 1; }
 
 # The pinned Debian version of linux-source-6.12.
 pinned_base_version() {
-	tr -d ' \n' < "${NFTLAB_TOP}/kernel/base-version"
+	tr -d ' \n' < "${NFTLAB_TOP}/kernel/builder/base-version"
 }
 
 # The version actually fetched: the pin, or the newest 6.12.y when the
-# archive no longer serves the pin (kernel/fetch-base records it).
+# archive no longer serves the pin (kernel/builder/fetch-base records it).
 base_version() {
 	local f="${NFTLAB_CACHE}/base/current"
 
-	[ -s "$f" ] || die "base tree not fetched yet: run kernel/fetch-base"
+	[ -s "$f" ] || die "base tree not fetched yet: run kernel/builder/fetch-base"
 	cat "$f"
 }
 
@@ -39,7 +42,16 @@ upstream_version() {
 	printf '%s\n' "$v"
 }
 
-base_src() { printf '%s/src/linux-%s\n' "$NFTLAB_CACHE" "$(base_version)"; }
+# The cache's layout has this one owner (callers outside kernel/ ask
+# kernel/builder/build --print-path).  src_dir VERSION: the unpacked tree of
+# a Debian version; base_src: the fetched one's; kernel_obj NAME and
+# kernel_out NAME: where the kernel NAME (ARCH-VARIANT-FLAVOR[-TOOLCHAIN]
+# [-EXTRA]...[-TAG]) of the fetched version is built and installed.  The
+# last three fail (after base_version's message) while nothing is fetched.
+src_dir() { printf '%s/src/linux-%s\n' "$NFTLAB_CACHE" "$1"; }
+base_src() { local v; v=$(base_version) || return 1; src_dir "$v"; }
+kernel_obj() { local v; v=$(base_version) || return 1; printf '%s/build/%s/%s\n' "$NFTLAB_CACHE" "$v" "$1"; }
+kernel_out() { local v; v=$(base_version) || return 1; printf '%s/kernels/%s/%s\n' "$NFTLAB_CACHE" "$v" "$1"; }
 
 # Patch files of one group ("lab", "feature" or "lab-patched"), in series
 # order.
@@ -54,7 +66,7 @@ series_patches() {
 		"[lab]") cur=lab ;;
 		"[feature]") cur=feature ;;
 		"[lab-patched]") cur=lab-patched ;;
-		"["*) die "kernel/patches/series: unknown group $line" ;;
+		"["*) die "kernel/series/patches/series: unknown group $line" ;;
 		*) if [ "$cur" = "$group" ]; then printf '%s\n' "${NFTLAB_PATCHES}/${line}"; fi ;;
 		esac
 	done < "${NFTLAB_PATCHES}/series"
@@ -121,7 +133,7 @@ toolchain_make_vars() {
 	*) die "unknown toolchain '$1' (gcc, llvm or llvm-N)" ;;
 	esac
 	if ! command -v "clang$v" >/dev/null || ! command -v "ld.lld$v" >/dev/null; then
-		die "toolchain $1: clang$v or ld.lld$v missing (make deps installs kernel/deps.txt)"
+		die "toolchain $1: clang$v or ld.lld$v missing (make deps installs kernel/builder/deps.txt)"
 	fi
 	printf '%s\n' "LLVM=${v:-1}" "CC=ccache clang$v" "HOSTCC=ccache clang$v"
 }

@@ -7,9 +7,5 @@ cd "$top" || exit 1
 # shellcheck source=lab/tap.sh
 . "$top/tests/lab/tap.sh"
 command -v pyflakes3 >/dev/null || tap_bail "pyflakes3 missing: run make deps"
-while IFS= read -r f; do
-	out=$(pyflakes3 "$f" 2>&1)
-	tap_result "pyflakes $f" $?
-	[ -z "$out" ] || printf '%s\n' "$out" | sed 's/^/# /'
-done < <(git ls-files -co --exclude-standard '*.py' | grep -v '^build/')
+tap_each_file pyflakes pyflakes3 < <(git ls-files -co --exclude-standard '*.py' | grep -v '^build/')
 tap_end

@@ -12,6 +12,8 @@ set -u
 B=$(cd "${1:?usage: check.sh BUILD_DIR}" && pwd)
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 IT=$ROOT/tests/integration
+# shellcheck source=../tests/lab/tap.sh
+. "$ROOT/tests/lab/tap.sh"
 VALGRIND="valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99"
 rc=0
 
@@ -33,48 +35,45 @@ with_nftlab() {
 	NFTLAB=$bin "$@"
 }
 
-shellcheck_all() {
+# Each step's TAP is a stream of its own, numbered from 1: the steps below
+# run in subshells.
+shellcheck_all() (
 	if ! command -v shellcheck >/dev/null; then
-		echo "ok 1 - shellcheck # SKIP shellcheck not installed"
-		return 4
+		tap_skip "shellcheck" "shellcheck not installed"
+		exit 4
 	fi
-	if shellcheck -x "$IT"/*.sh "$ROOT/userspace/bench.sh" "$ROOT/userspace/check.sh"; then
-		echo "ok 1 - shellcheck tests/integration/*.sh userspace/*.sh"
-	else
-		echo "not ok 1 - shellcheck tests/integration/*.sh userspace/*.sh"
-		return 1
-	fi
-}
+	tap_check "shellcheck tests/integration/*.sh userspace/*.sh" \
+		shellcheck -x "$IT"/*.sh "$ROOT/userspace/bench.sh" "$ROOT/userspace/check.sh"
+	[ "$tap_failed" -eq 0 ]
+)
 
 # libFuzzer on the parsers for FUZZ_TIME (20) seconds; one TAP line
-fuzz_run() {
-	local out=$B/fuzz.log status=0
+fuzz_run() (
+	out=$B/fuzz.log status=0
 	mkdir -p "$B/fuzz-corpus"
 	"$B/fuzz" -max_total_time="${FUZZ_TIME:-20}" -rss_limit_mb=1024 \
 		"$B/fuzz-corpus" "$ROOT/tests/fuzz/corpus" > "$out" 2>&1 || status=$?
 	if [ "$status" -eq 4 ]; then
-		echo "ok 1 - fuzz parsers # SKIP $(head -1 "$out")"
-		echo "1..1"
-		return 4
+		tap_skip "fuzz parsers" "$(head -1 "$out")"
+		tap_end
+		exit 4
 	fi
 	if [ "$status" -eq 0 ]; then
-		echo "ok 1 - fuzz parsers for ${FUZZ_TIME:-20} s ($(grep -o 'Done [0-9]* runs' "$out"))"
-		echo "1..1"
+		tap_check "fuzz parsers for ${FUZZ_TIME:-20} s ($(grep -o 'Done [0-9]* runs' "$out"))" true
 	else
-		echo "not ok 1 - fuzz parsers: crash or property failure, see $out"
-		grep -E 'ERROR|SUMMARY|Test unit written' "$out" | sed 's/^/# /'
-		echo "1..1"
-		return 1
+		tap_check "fuzz parsers: crash or property failure, see $out" false
+		grep -E 'ERROR|SUMMARY|Test unit written' "$out" | tap_diag_lines ""
 	fi
-}
+	tap_end
+)
 
-valgrind_run() {
+valgrind_run() (
 	if ! command -v valgrind >/dev/null; then
-		echo "ok 1 - valgrind # SKIP valgrind not installed"
-		return 4
+		tap_skip "valgrind" "valgrind not installed"
+		exit 4
 	fi
 	NFTLAB=$B/nftlab NFTLAB_WRAPPER="$VALGRIND" NFTLAB_BIG=0 "$IT/run.sh"
-}
+)
 
 # the two slowest passes run in the background, each in its own netns
 valgrind_run > "$B/valgrind.tap" 2>&1 &

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The host side of the suite (nft_concat_range/bench, options in cli.py):
-resolves the UML lab kernels the tables need (kernel/build, or the cache
-with --no-build), boots them alternately with kernel/lab-run running the
+resolves the UML lab kernels the tables need (kernel/builder/build, or the cache
+with --no-build), boots them alternately with kernel/runner/lab-run running the
 guest side (guest/run-plan) on a plan per boot, records the run as it goes
 (runlog.py: settings, host, kernels, host load, each boot's build and CPU
 steal), runs the base tree's perf script (--selftest) and T0 (t0run.py),
@@ -32,7 +32,7 @@ SELFTEST_ROLES = ("baseline-retpoline", "patched-retpoline")
 SELFTEST_PATHS = ("tools/testing/selftests/net/lib.sh", "tools/testing/selftests/net/netfilter",
                   "tools/testing/selftests/kselftest", "samples/pktgen")
 SELFTEST_DIR = "tools/testing/selftests/net/netfilter"
-KNOB = "net.netfilter.nft_force_indirect_calls"
+KNOB = lab.knob_sysctl()
 
 
 def log(msg):
@@ -199,8 +199,8 @@ class Bench:
         the others are reported as not measured."""
         src = lab.base_src()
         for role in SELFTEST_ROLES:
-            if role not in self.kdirs:
-                self.run["selftest"][role] = "not run: kernel missing"
+            if role not in self.kdirs or not src:
+                self.run["selftest"][role] = "not run: %s missing" % ("kernel" if src else "base tree")
                 continue
             st = os.path.join(self.res, "selftest-%s" % role)
             os.makedirs(st, exist_ok=True)

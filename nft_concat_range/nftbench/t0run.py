@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """T0's runner: the pktcount plugin, the symbols it watches, one QEMU boot
-per kernel, command line and round (kernel/lab-run), then the report."""
+per kernel, command line and round (kernel/runner/lab-run), then the report."""
 import json
 import os
 import shutil
@@ -146,7 +146,7 @@ def boot_done(bdir, kdir, counts):
 
 
 def kernel_stamp(kdir):
-    """The build stamp of the kernel in KDIR (kernel/build's BUILD-INFO)."""
+    """The build stamp of the kernel in KDIR (kernel/builder/build's BUILD-INFO)."""
     return (lab.build_info(kdir) or {}).get("stamp")
 
 

@@ -7,18 +7,11 @@ set -u
 : "${NFTLAB_WRAPPER:=}"
 read -r -a WRAP <<< "$NFTLAB_WRAPPER"
 MAN="$(cd "$(dirname "$0")/../../userspace" && pwd)/nftlab.8"
-TESTS=0
-FAILED=0
+# shellcheck source=../lab/tap.sh
+. "$(dirname "$0")/../lab/tap.sh"
 
-result() {
-	TESTS=$((TESTS + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $TESTS - $2"
-	else
-		FAILED=$((FAILED + 1))
-		echo "not ok $TESTS - $2"
-	fi
-}
+# result STATUS DESCRIPTION
+result() { tap_result "$2" "$1"; }
 
 # status WANT NAME ARGS...: exit status of nftlab ARGS is WANT
 status() {
@@ -97,11 +90,9 @@ if command -v man >/dev/null; then
 	[ -z "$warn" ]
 	result $? "nftlab.8 renders without warnings"
 	while IFS= read -r line; do
-		[ -n "$line" ] && echo "# $line"
+		[ -n "$line" ] && tap_diag "$line"
 	done <<< "$warn"
 else
-	TESTS=$((TESTS + 1))
-	echo "ok $TESTS - nftlab.8 renders without warnings # SKIP man not installed"
+	tap_skip "nftlab.8 renders without warnings" "man not installed"
 fi
-echo "1..$TESTS"
-[ "$FAILED" -eq 0 ]
+tap_end

@@ -9,40 +9,25 @@
 : "${NFTLAB:?set NFTLAB to the nftlab binary}"
 : "${NFTLAB_WRAPPER:=}"
 readonly ksft_skip=4
+# shellcheck source=../lab/tap.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lab/tap.sh"
 
-TESTS=0
-FAILED=0
 NS=""
 NS2=""
 TMP=""
 read -r -a WRAP <<< "$NFTLAB_WRAPPER"
 
-ok() {
-	TESTS=$((TESTS + 1))
-	echo "ok $TESTS - $*"
-}
-
-not_ok() {
-	TESTS=$((TESTS + 1))
-	FAILED=$((FAILED + 1))
-	echo "not ok $TESTS - $*"
-}
-
+# The suite's words for tests/lab/tap.sh.
+ok() { tap_check "$*" true; }
+not_ok() { tap_check "$*" false; }
 # check NAME CMD...: one TAP line from CMD's exit status
-check() {
-	local name=$1
-	shift
-	if "$@"; then ok "$name"; else not_ok "$name"; fi
-}
-
-diag() {
-	sed 's/^/# /'
-}
+check() { tap_check "$@"; }
+diag() { tap_diag_lines ""; }
 
 # The whole suite cannot run: one SKIP line naming what is missing.
 skip_all() {
-	echo "ok $((TESTS + 1)) - $(basename "$0") # SKIP $*"
-	echo "1..$((TESTS + 1))"
+	tap_skip "$(basename "$0")" "$*"
+	tap_end
 	exit "$ksft_skip"
 }
 
@@ -111,10 +96,7 @@ ruleset() {
 }
 
 finish() {
-	echo "1..$TESTS"
-	if [ "$FAILED" -ne 0 ]; then
-		echo "# $FAILED of $TESTS tests failed"
-		exit 1
-	fi
-	exit 0
+	tap_end && exit 0
+	tap_diag "$tap_failed of $tap_n tests failed"
+	exit 1
 }

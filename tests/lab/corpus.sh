@@ -69,7 +69,7 @@ for arch in $arches; do
 	# has two cores.
 	declare -A kernel=() pid=() started=()
 	for v in baseline patched; do
-		kernel[$v]=$("$top/kernel/build" "$arch" "$v" retpoline) || kernel[$v]=""
+		kernel[$v]=$("$top/kernel/builder/build" "$arch" "$v" retpoline) || kernel[$v]=""
 		tap_check "$arch $v retpoline kernel builds" test -n "${kernel[$v]}"
 	done
 	for v in baseline patched; do
@@ -77,7 +77,7 @@ for arch in $arches; do
 		mkdir -p "$run/$v"
 		started[$v]=$SECONDS
 		# shellcheck disable=SC2016 # expanded in the guest
-		"$top/kernel/lab-run" --arch "$arch" --kernel "${kernel[$v]}" --results "$run/$v" \
+		"$top/kernel/runner/lab-run" --arch "$arch" --kernel "${kernel[$v]}" --results "$run/$v" \
 			--timeout "$timeout" -- bash -c '"$1" "$2" "$NFTLAB_RESULTS/out" "${@:3}" > "$NFTLAB_RESULTS/corpus.tap" 2>&1' \
 			_ "$top/tests/lab/guest-corpus.sh" "$corpus" "${names[@]}" > "$run/$v/console.log" 2>&1 &
 		pid[$v]=$!

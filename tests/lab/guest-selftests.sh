@@ -8,11 +8,14 @@
 #
 # Usage: guest-selftests.sh LABEL "GROUP ..." [SYSCTL=VALUE ...]
 set -uo pipefail
+# The guest's / is the host's: the checkout is there, read-only.
+# shellcheck source=tap.sh
+. "$(dirname "$0")/tap.sh"
 label=$1 groups=$2
 shift 2
 
 for kv in "$@"; do
-	sysctl -q -w "$kv" || { echo "not ok 1 - $label: sysctl -w $kv failed"; exit 1; }
+	sysctl -q -w "$kv" || { tap_check "$label: sysctl -w $kv failed" false; exit 1; }
 done
 
 cd "$NFTLAB_RESULTS/selftests/tools/testing/selftests/net/netfilter" || exit 1

@@ -4,21 +4,12 @@
 # through the chain must hit each lookup rule.  TAP on stdout and in
 # $NFTLAB_RESULTS/smoke.tap.
 set -uo pipefail
-out="$NFTLAB_RESULTS/smoke.tap"
-: > "$out"
-n=0 bad=0
-check() {
-	local desc=$1
-
-	shift
-	n=$((n + 1))
-	if "$@" >/dev/null 2>&1; then
-		echo "ok $n - $desc" | tee -a "$out"
-	else
-		echo "not ok $n - $desc" | tee -a "$out"
-		bad=1
-	fi
-}
+# The guest's / is the host's: the checkout is there, read-only.
+# shellcheck source=tap.sh
+. "$(dirname "$0")/tap.sh"
+tap_tee "$NFTLAB_RESULTS/smoke.tap"
+# quiet CMD...: CMD's output stays off the console.
+quiet() { "$@" >/dev/null 2>&1; }
 
 ip netns add smoke-peer
 trap 'ip netns del smoke-peer 2>/dev/null; ip link del smk0 2>/dev/null' EXIT
@@ -29,7 +20,7 @@ ip -n smoke-peer addr add 192.0.2.2/24 dev smk1
 ip -n smoke-peer link set smk1 up
 ip -n smoke-peer link set lo up
 
-check "nft loads hash, rbtree and pipapo sets and a netdev ingress chain" \
+tap_check "nft loads hash, rbtree and pipapo sets and a netdev ingress chain" quiet \
 	ip netns exec smoke-peer nft -f - <<'NFT'
 table netdev smoke {
 	set h { type ipv4_addr; elements = { 192.0.2.1, 198.51.100.7 } }
@@ -48,12 +39,12 @@ table netdev smoke {
 }
 NFT
 ip netns exec smoke-peer nft list ruleset > "$NFTLAB_RESULTS/smoke-ruleset.txt" 2>&1
-check "ping crosses the veth pair" ping -c 3 -i 0.2 -W 2 192.0.2.2
+tap_check "ping crosses the veth pair" quiet ping -c 3 -i 0.2 -W 2 192.0.2.2
 for c in hash rbtree pipapo; do
 	pkts=$(ip netns exec smoke-peer nft list counter netdev smoke "${c}_hits" |
 		sed -n 's/.*packets \([0-9]*\).*/\1/p')
 	echo "# ${c}_hits: ${pkts:-none} packets"
-	check "a packet matched the $c set lookup" test "${pkts:-0}" -ge 1
+	tap_check "a packet matched the $c set lookup" quiet test "${pkts:-0}" -ge 1
 done
 
 # pipapo's AVX2 variant is chosen by nft_pipapo_avx2_estimate() when the CPU
@@ -67,11 +58,10 @@ else
 	avx2_built=unknown
 fi
 if [ "$avx2_built" = no ]; then
-	echo "# pipapo: this kernel has no AVX2 variant -> generic nft_set_pipapo" | tee -a "$out"
+	tap_diag "pipapo: this kernel has no AVX2 variant -> generic nft_set_pipapo"
 elif grep -qw avx2 /proc/cpuinfo && grep -qw avx /proc/cpuinfo; then
-	echo "# pipapo: CPU has AVX2 -> nft_set_pipapo_avx2 selected for concatenated interval sets (AVX2 variant built: $avx2_built)" | tee -a "$out"
+	tap_diag "pipapo: CPU has AVX2 -> nft_set_pipapo_avx2 selected for concatenated interval sets (AVX2 variant built: $avx2_built)"
 else
-	echo "# pipapo: CPU without AVX2 -> generic nft_set_pipapo" | tee -a "$out"
+	tap_diag "pipapo: CPU without AVX2 -> generic nft_set_pipapo"
 fi
-echo "1..$n" >> "$out"
-exit "$bad"
+tap_end

@@ -14,10 +14,10 @@ run="$top/build/check/infra"
 rm -rf "$run"
 mkdir -p "$run"
 
-kernel=$("$top/kernel/build" um patched retpoline) || true
+kernel=$("$top/kernel/builder/build" um patched retpoline) || true
 tap_check "build um patched retpoline" test -x "$kernel/linux"
 [ -x "$kernel/linux" ] || tap_bail "no kernel to test"
-lab() { "$top/kernel/lab-run" --kernel "$kernel" "$@"; }
+lab() { "$top/kernel/runner/lab-run" --kernel "$kernel" "$@"; }
 
 # Boot to the command and power off, three times: report the median.
 times=()
@@ -89,7 +89,7 @@ tap_check "no guest process is left behind after a timeout" test "$left" -eq 0
 
 # A broken patch: a copy of the series with one patch that cannot apply.
 patches="$run/patches"
-cp -r "$top/kernel/patches" "$patches"
+cp -r "$top/kernel/series/patches" "$patches"
 cat > "$patches/feature/9999-broken.patch" <<'EOP'
 From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
 From: nftlab <nftlab@localhost>
@@ -115,7 +115,7 @@ printf 'feature/9999-broken.patch\n' >> "$patches/series"
 src=$(base_src)
 branches() { git -C "$src" branch --list 'nftlab/*' | sort; }
 before=$(branches)
-NFTLAB_PATCHES="$patches" "$top/kernel/build" --tag brokencheck um patched plain >/dev/null 2>"$run/broken.err"
+NFTLAB_PATCHES="$patches" "$top/kernel/builder/build" --tag brokencheck um patched plain >/dev/null 2>"$run/broken.err"
 rc=$?
 sed 's/^/# /' "$run/broken.err" | tail -n 3
 tap_check "a patch that does not apply stops the build, naming itself" \
@@ -127,7 +127,7 @@ tap_check "no half-applied branch or tree is left by the failed patch" \
 configs="$run/config"
 cp -r "$top/kernel/config" "$configs"
 printf 'CONFIG_NET_VRF=y\n' >> "$configs/um.config"
-NFTLAB_CONFIGS="$configs" "$top/kernel/build" --tag dropcheck um patched plain >/dev/null 2>"$run/drop.err"
+NFTLAB_CONFIGS="$configs" "$top/kernel/builder/build" --tag dropcheck um patched plain >/dev/null 2>"$run/drop.err"
 rc=$?
 sed 's/^/# /' "$run/drop.err" | tail -n 3
 tap_check "an option dropped by olddefconfig stops the build, naming it" \

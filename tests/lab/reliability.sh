@@ -10,12 +10,12 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/lab/tap.sh"
 
 seed=${NFTLAB_RELIABILITY_SEED:-1}
-kernel=$("$top/kernel/build" um patched retpoline) || tap_bail "cannot build um patched retpoline"
+kernel=$("$top/kernel/builder/build" um patched retpoline) || tap_bail "cannot build um patched retpoline"
 run="$top/build/check/reliability"
 rm -rf "$run"
 mkdir -p "$run"
 tap_diag "um patched retpoline, seed $seed (tests/reliability/differential.py --seed $seed reproduces)"
-"$top/kernel/lab-run" --kernel "$kernel" --results "$run" --timeout 900 -- \
+"$top/kernel/runner/lab-run" --kernel "$kernel" --results "$run" --timeout 900 -- \
 	"$top/tests/reliability/guest-debug.sh" --plain "$seed" 3 - - differential soak \
 	> "$run/console.log" 2>&1
 tap_result "the guest exited 0" $?

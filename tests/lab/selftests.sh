@@ -25,9 +25,9 @@ groups_on=${NFTLAB_SELFTEST_GROUPS:-correctness}
 if [ "${NFTLAB_CHECK_FULL:-0}" = 1 ] && [ -z "${NFTLAB_SELFTEST_GROUPS:-}" ]; then
 	groups_off=$all_groups groups_on=$all_groups
 fi
-: "${NFTLAB_KNOB_SYSCTL:=net.netfilter.nft_force_indirect_calls}"
+: "${NFTLAB_KNOB_SYSCTL:=$(force_indirect_sysctl)}"
 
-kernel=$("$top/kernel/build" um patched retpoline) || tap_bail "cannot build um patched retpoline"
+kernel=$("$top/kernel/builder/build" um patched retpoline) || tap_bail "cannot build um patched retpoline"
 tap_diag "kernel: $(sed -n 's/^base: //p' "$kernel/BUILD-INFO"), um patched retpoline"
 run="$top/build/check/selftests"
 rm -rf "$run"
@@ -41,7 +41,7 @@ for knob in off on; do
 	val=0 groups=$groups_off
 	if [ "$knob" = on ]; then val=1 groups=$groups_on; fi
 	start=$SECONDS
-	"$top/kernel/lab-run" --kernel "$kernel" --results "$dir" --timeout 1500 -- \
+	"$top/kernel/runner/lab-run" --kernel "$kernel" --results "$dir" --timeout 1500 -- \
 		"$top/tests/lab/guest-selftests.sh" "knob-$knob" "$groups" \
 		"$NFTLAB_KNOB_SYSCTL=$val" >"$dir/console.log" 2>&1
 	rc=$?

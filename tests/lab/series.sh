@@ -2,7 +2,7 @@
 # Static checks of the patch series: every patch applies in order (the
 # patched tree exists), is checkpatch.pl --strict clean, and the built
 # kernels call the set backends, dynset ops and nf_tables chain functions
-# directly (kernel/check-direct-calls on the x86_64 vmlinux and the UML
+# directly (kernel/checks/check-direct-calls on the x86_64 vmlinux and the UML
 # retpoline binary).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -12,10 +12,10 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/kernel/lib.sh"
 
 mkdir -p "$top/build/check"
-"$top/kernel/fetch-base" 2>/dev/null || tap_bail "no base tree"
+"$top/kernel/builder/fetch-base" 2>/dev/null || tap_bail "no base tree"
 src=$(base_src)
 for v in baseline patched; do
-	branch=$("$top/kernel/prepare-tree" "$v" 2>"$top/build/check/prepare-$v.err")
+	branch=$("$top/kernel/builder/prepare-tree" "$v" 2>"$top/build/check/prepare-$v.err")
 	tap_check "the $v series applies on linux-source-6.12 $(base_version)" test -n "$branch"
 done
 
@@ -39,14 +39,26 @@ while IFS= read -r p; do
 	tap_check "checkpatch --strict${ignore:+ --ignore $ignore}: $name" false
 done < <(variant_patches patched)
 
+# The lab knob's name has one owner, kernel/series/force-indirect-sysctl:
+# it must be the sysctl a patch of the series registers.
+knob_registered() {
+	local name leaf parent patches
+
+	name=$(force_indirect_sysctl) leaf=${name##*.} parent=${name%.*}
+	mapfile -t patches < <(variant_patches patched)
+	grep -qE "^\+[[:space:]]*\.procname[[:space:]]*= \"${leaf}\"," "${patches[@]}" &&
+		grep -qF "register_net_sysctl(&init_net, \"${parent//.//}\"," "${patches[@]}"
+}
+tap_check "the patched series registers the lab knob's sysctl $(force_indirect_sysctl)" knob_registered
+
 for target in "x86_64 patched retpoline" "um patched retpoline"; do
 	# shellcheck disable=SC2086 # target is a word list
-	kernel=$("$top/kernel/build" $target) || { tap_check "build $target" false; continue; }
+	kernel=$("$top/kernel/builder/build" $target) || { tap_check "build $target" false; continue; }
 	bin="$kernel/vmlinux"
 	[ -f "$bin" ] || bin="$kernel/linux"
 	# The retpoline flavor: the leftover indirect call must be a retpoline.
 	report="$top/build/check/direct-calls-${target// /-}.tap"
-	FLAVOR=retpoline "$top/kernel/check-direct-calls" "$bin" > "$report"
+	FLAVOR=retpoline "$top/kernel/checks/check-direct-calls" "$bin" > "$report"
 	rc=$?
 	tap_forward "$target: " "$report"
 	# Its exit status also covers a run that printed no test line.

@@ -1,7 +1,24 @@
 # shellcheck shell=bash
-# Minimal TAP producer for the shell test steps.  Sourced.
+# The TAP producer of every shell script of the project: host test steps,
+# the kernel/ checks and the guest scripts.  Sourced.  Guests run it on any
+# lab kernel with the host's / as their root, so it is plain bash (printf
+# and arithmetic, no other tool).
 tap_n=0
 tap_failed=0
+tap_file=""
+
+# tap_line LINE: stdout, and the report file of tap_tee if there is one.
+tap_line() {
+	printf '%s\n' "$1"
+	[ -z "$tap_file" ] || printf '%s\n' "$1" >> "$tap_file"
+}
+
+# tap_tee FILE: every later line also goes to FILE, emptied first (a guest's
+# report: the host reads it back after the boot, the console keeps stdout).
+tap_tee() {
+	tap_file=$1
+	: > "$tap_file"
+}
 
 # tap_check DESCRIPTION CMD [ARGS...]: one test line from CMD's status.
 tap_check() {
@@ -10,9 +27,9 @@ tap_check() {
 	shift
 	tap_n=$((tap_n + 1))
 	if "$@"; then
-		echo "ok $tap_n - $desc"
+		tap_line "ok $tap_n - $desc"
 	else
-		echo "not ok $tap_n - $desc"
+		tap_line "not ok $tap_n - $desc"
 		tap_failed=$((tap_failed + 1))
 	fi
 }
@@ -24,19 +41,51 @@ tap_result() {
 
 tap_skip() {
 	tap_n=$((tap_n + 1))
-	echo "ok $tap_n - $1 # SKIP $2"
+	tap_line "ok $tap_n - $1 # SKIP $2"
 }
 
-tap_diag() { printf '# %s\n' "$@"; }
+# tap_todo DESCRIPTION REASON: a known, explained failure: reported, never
+# counted as passed or failed.
+tap_todo() {
+	tap_n=$((tap_n + 1))
+	tap_line "not ok $tap_n - $1 # TODO $2"
+}
+
+tap_diag() {
+	local l
+
+	for l in "$@"; do tap_line "# $l"; done
+}
+
+# tap_diag_lines [PREFIX]: every line of stdin as a comment, after PREFIX.
+tap_diag_lines() {
+	local l
+
+	while IFS= read -r l || [ -n "$l" ]; do tap_line "# $1$l"; done
+}
+
+# tap_each_file NAME CMD [ARGS...]: for every file named on stdin, a test
+# line "NAME FILE" from CMD ARGS FILE, whose output follows as comments.
+tap_each_file() {
+	local name=$1 f out rc
+
+	shift
+	while IFS= read -r f; do
+		out=$("$@" "$f" 2>&1)
+		rc=$?
+		tap_result "$name $f" "$rc"
+		[ -z "$out" ] || printf '%s\n' "$out" | tap_diag_lines ""
+	done
+}
 
 tap_bail() {
-	echo "Bail out! $*"
-	echo "not ok $((tap_n + 1)) - $*"
+	tap_line "Bail out! $*"
+	tap_line "not ok $((tap_n + 1)) - $*"
 	exit 1
 }
 
 tap_end() {
-	echo "1..$tap_n"
+	tap_line "1..$tap_n"
 	[ "$tap_failed" -eq 0 ]
 }
 
@@ -51,10 +100,10 @@ tap_forward() {
 		"ok "*) tap_check "$prefix${line#ok * - }" true ;;
 		"not ok "*"# TODO"*)
 			tap_n=$((tap_n + 1))
-			echo "not ok $tap_n - $prefix${line#not ok * - }"
+			tap_line "not ok $tap_n - $prefix${line#not ok * - }"
 			;;
 		"not ok "*) tap_check "$prefix${line#not ok * - }" false ;;
-		"#"*) echo "$line" ;;
+		"#"*) tap_line "$line" ;;
 		esac
 	done < "$2"
 }
@@ -66,6 +115,6 @@ tap_report() {
 		tap_forward "$1" "$2"
 	else
 		tap_check "$1the guest wrote a report ($2)" false
-		tail -n 30 "$3" | sed 's/^/# /'
+		tail -n 30 "$3" | tap_diag_lines ""
 	fi
 }

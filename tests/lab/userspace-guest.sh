@@ -7,12 +7,12 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/lab/tap.sh"
 
 make -s -C "$top/userspace" >/dev/null || tap_bail "cannot build userspace/nftlab"
-kernel=$("$top/kernel/build" um patched retpoline) || tap_bail "cannot build um patched retpoline"
+kernel=$("$top/kernel/builder/build" um patched retpoline) || tap_bail "cannot build um patched retpoline"
 run="$top/build/check/userspace-guest"
 rm -rf "$run"
 mkdir -p "$run"
 # shellcheck disable=SC2016 # expanded in the guest
-"$top/kernel/lab-run" --kernel "$kernel" --results "$run" --timeout 600 -- \
+"$top/kernel/runner/lab-run" --kernel "$kernel" --results "$run" --timeout 600 -- \
 	bash -c 'NFTLAB="$1" "$2" > "$NFTLAB_RESULTS/integration.tap" 2>&1' _ \
 	"$top/userspace/build/nftlab" "$top/tests/integration/run.sh" > "$run/console.log" 2>&1
 rc=$?

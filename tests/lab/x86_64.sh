@@ -1,6 +1,6 @@
 #!/bin/bash
 # The patched kernel on real x86_64: built with CONFIG_MITIGATION_RETPOLINE=y
-# (objtool clean, checked by kernel/build), booted under QEMU TCG with the
+# (objtool clean, checked by kernel/builder/build), booted under QEMU TCG with the
 # host's / over read-only virtio-9p, smoke-tested with guest-smoke.sh, then
 # (make check-full) the benchmark's guest side runs the T2 and T4 scenarios
 # once in it.
@@ -10,7 +10,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tap.sh
 . "$top/tests/lab/tap.sh"
 
-kernel=$("$top/kernel/build" x86_64 patched retpoline)
+kernel=$("$top/kernel/builder/build" x86_64 patched retpoline)
 tap_check "x86_64 patched retpoline kernel builds, objtool clean" test -s "${kernel:-/nonexistent}/bzImage"
 [ -s "${kernel:-/nonexistent}/bzImage" ] || tap_bail "no x86_64 kernel"
 tap_check "x86_64 kernel has CONFIG_MITIGATION_RETPOLINE=y" grep -qx 'CONFIG_MITIGATION_RETPOLINE=y' "$kernel/config"
@@ -19,7 +19,7 @@ run="$top/build/check/x86_64"
 rm -rf "$run"
 mkdir -p "$run"
 start=$SECONDS
-"$top/kernel/lab-run" --arch x86_64 --kernel "$kernel" --results "$run" --timeout 300 -- \
+"$top/kernel/runner/lab-run" --arch x86_64 --kernel "$kernel" --results "$run" --timeout 300 -- \
 	"$top/tests/lab/guest-smoke.sh" > "$run/console.log" 2>&1
 rc=$?
 tap_diag "QEMU TCG guest exited $rc after $((SECONDS - start))s (console: $run/console.log)"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # make check-debug: the patched UML lab kernel with KASAN, lockdep,
-# PROVE_RCU, DEBUG_ATOMIC_SLEEP, kmemleak and failslab (kernel/build --with
+# PROVE_RCU, DEBUG_ATOMIC_SLEEP, kmemleak and failslab (kernel/builder/build --with
 # debug; every option of kernel/config/extra-debug.config is checked to
 # stick), booted once to run tests/reliability/guest-debug.sh: the
 # differential test of the set backends, failslab during nftlab bulk loads,
@@ -32,7 +32,7 @@ parts=${NFTLAB_DEBUG_PARTS:-differential faults soak selftests smp}
 guest_parts=$(tr ' ' '\n' <<<"$parts" | grep -vx smp | paste -sd ' ' -)
 case "$seed$soak_s" in *[!0-9.]*) tap_bail "NFTLAB_DEBUG_SEED and NFTLAB_SOAK_SECONDS are numbers" ;; esac
 
-kernel=$("$top/kernel/build" --with debug um patched retpoline) ||
+kernel=$("$top/kernel/builder/build" --with debug um patched retpoline) ||
 	tap_bail "cannot build the debug kernel (um patched retpoline --with debug)"
 make -s -C "$top/userspace" >/dev/null || tap_bail "cannot build nftlab"
 run="$top/build/results/debug-$(date -u +%Y%m%dT%H%M%SZ)"
@@ -59,7 +59,7 @@ fi
 # KERN_WARNING, which the lab's "quiet" would hide.
 start=$SECONDS
 # shellcheck disable=SC2086 # parts is a word list
-"$top/kernel/lab-run" --kernel "$kernel" --results "$run" --mem 2G --timeout 5400 \
+"$top/kernel/runner/lab-run" --kernel "$kernel" --results "$run" --mem 2G --timeout 5400 \
 	--append "ignore_loglevel log_buf_len=16M" -- \
 	"$top/tests/reliability/guest-debug.sh" "$seed" "$soak_s" "$top/userspace/build/nftlab" \
 	"$groups" $guest_parts > "$run/console.log" 2>&1

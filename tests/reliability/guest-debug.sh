@@ -1,5 +1,5 @@
 #!/bin/bash
-# Runs inside a lab guest booted with the debug kernel (kernel/build --with
+# Runs inside a lab guest booted with the debug kernel (kernel/builder/build --with
 # debug): the differential test, fault injection during nftlab bulk loads,
 # the churn soak and the nft_concat_range.sh groups given, each in a network
 # namespace of its own, then a kmemleak scan.  Each part writes
@@ -13,6 +13,9 @@
 #            no checker checks, no kmemleak scan
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# The guest's / is the host's: the checkout is there, read-only.
+# shellcheck source=../lab/tap.sh
+. "$here/../lab/tap.sh"
 plain=0
 if [ "${1:-}" = --plain ]; then plain=1; shift; fi
 seed=$1 soak_s=$2 nftlab=$3 groups=$4
@@ -23,18 +26,13 @@ kml=/sys/kernel/debug/kmemleak
 
 # What the host asked for must be there: a missing checker is a failure,
 # never a silent pass.
-[ "$plain" = 1 ] || {
-	n=0
+# A report of its own, numbered from 1: a subshell.
+[ "$plain" = 1 ] || (
 	for f in "$kml" /proc/lockdep /sys/kernel/debug/failslab; do
-		n=$((n + 1))
-		if [ -e "$f" ]; then
-			echo "ok $n - debug kernel: $f exists"
-		else
-			echo "not ok $n - debug kernel: $f exists"
-		fi
+		tap_check "debug kernel: $f exists" test -e "$f"
 	done
-	echo "1..$n"
-} > "$out/features.tap"
+	tap_end
+) > "$out/features.tap"
 
 # Objects the boot left unreferenced are not the tests' leaks.
 [ "$plain" = 0 ] && [ -e "$kml" ] && echo clear > "$kml"
@@ -69,7 +67,7 @@ run_part() {
 		KSFT_MACHINE_SLOW=yes "$NFTLAB_TOP/tests/lab/guest-selftests.sh" debug "$groups" \
 			> "$out/selftests.log" 2>&1
 		mv "$out/debug.tap" "$out/selftests.tap" ;;
-	*) echo "not ok 1 - unknown part $1" > "$out/$1.tap"; return 1 ;;
+	*) tap_check "unknown part $1" false > "$out/$1.tap"; return 1 ;;
 	esac
 }
 

@@ -11,7 +11,7 @@
 # with these three intervals, 10.0.2.5 and 10.0.2.9 do on 6.12.117.
 #
 # Run as root in a network namespace of its own (a lab guest:
-#   kernel/lab-run --variant baseline -- ip netns add r \; ...
+#   kernel/runner/lab-run --variant baseline -- ip netns add r \; ...
 # or see tests/reliability/guest-debug.sh).  Adds table inet rbtexp and the
 # dummy device rbtexp0, removes both.  Exit 0: no false hit; 1: reproduced
 # (the keys that hit are printed); 2: setup failed.

@@ -36,11 +36,11 @@ todo_for() {
 for v in $variants; do
 	dir="$run/smp-$v"
 	mkdir -p "$dir"
-	kernel=$("$top/kernel/build" x86_64 "$v" retpoline) || tap_bail "cannot build x86_64 $v retpoline"
+	kernel=$("$top/kernel/builder/build" x86_64 "$v" retpoline) || tap_bail "cannot build x86_64 $v retpoline"
 	cp "$kernel/BUILD-INFO" "$dir/BUILD-INFO"
 	start=$SECONDS
 	# shellcheck disable=SC2016 # expanded by the guest's bash
-	"$top/kernel/lab-run" --arch x86_64 --cpus 2 --kernel "$kernel" --results "$dir" --mem 2G \
+	"$top/kernel/runner/lab-run" --arch x86_64 --cpus 2 --kernel "$kernel" --results "$dir" --mem 2G \
 		--append ignore_loglevel \
 		--timeout $((600 + 12 * ${secs%.*})) -- \
 		bash -c 'ip netns add relab-soak && ip netns exec relab-soak python3 "$1" --seed "$2" \

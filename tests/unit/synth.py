@@ -7,6 +7,7 @@ import random
 
 from nftbench import runlog
 from nftbench.files import write
+from nftbench.lab import knob_sysctl
 from nftbench.model import CELL_FIELDS, DEFAULT_T2_LOOKUPS, ROLES
 from nftbench.plans import groups_for
 from nftbench.tables import ALL_TABLES
@@ -20,7 +21,7 @@ def synth_results(wd):
     cost = {("baseline", "-"): 60.0, ("patched", "-"): 50.0, ("patched", "0"): 50.0,
             ("patched", "1"): 65.0, ("plain", "-"): 48.0}
     run = dict(settings=dict(mode="default", tables=list(ALL_TABLES), rounds=2, reps_per_boot=4, duration="0.5",
-                             t2_lookups=10, knob="net.netfilter.nft_force_indirect_calls", burst="1000", build=False,
+                             t2_lookups=10, knob=knob_sysctl(), burst="1000", build=False,
                              arch="um", nftlab="not built"),
                host=dict(date="synthetic", cpu="synthetic CPU", nproc=2), kernels=[], host_load=[], selftest={})
     for role in ROLES:

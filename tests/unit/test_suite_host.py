@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of nft_concat_range/nftbench/host.py, the host side of
 bench: the modes' settings, the boot order, the guest's timeout, and a
-whole run with stand-ins for kernel/build and kernel/lab-run (no kernel):
+whole run with stand-ins for kernel/builder/build and kernel/runner/lab-run (no kernel):
 the kernels resolved, the boots alternated, each boot's build recorded as
 it started, the report rendered from what the run recorded.
 
@@ -18,14 +18,16 @@ from nftbench import cli, host, lab, runlog  # noqa: E402
 from nftbench import tap as taplib  # noqa: E402
 from nftbench.files import write  # noqa: E402
 
-# kernel/build's stand-in: prints $FAKE_KERNELS/ARCH-VARIANT-FLAVOR when it
-# holds a kernel, fails otherwise.
+# kernel/builder/build's stand-in: prints $FAKE_KERNELS/ARCH-VARIANT-FLAVOR when it
+# holds a kernel, fails otherwise; with --print-path, prints it regardless.
 FAKE_BUILD = """#!/bin/sh
+p=0
+[ "$1" = --print-path ] && { p=1; shift; }
 d="$FAKE_KERNELS/$1-$2-$3"
-[ -f "$d/BUILD-INFO" ] || exit 1
+[ $p = 1 ] || [ -f "$d/BUILD-INFO" ] || exit 1
 echo "$d"
 """
-# kernel/lab-run's stand-in: the guest command after --, with the plan's
+# kernel/runner/lab-run's stand-in: the guest command after --, with the plan's
 # cells answered by a sample record each (pktgen's rate from the kernel
 # directory's name); exits $FAKE_RC_<role> if set.
 FAKE_LAB_RUN = """#!/usr/bin/env python3
