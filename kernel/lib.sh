@@ -13,6 +13,8 @@ export NFTLAB_TOP NFTLAB_CACHE CCACHE_DIR CCACHE_NOHASHDIR
 # Overridable so that tests can feed a deliberately broken series or config.
 : "${NFTLAB_PATCHES:=${NFTLAB_TOP}/kernel/series/patches}"
 : "${NFTLAB_CONFIGS:=${NFTLAB_TOP}/kernel/config}"
+# The series's subject prefix, for its patches and its cover letter.
+export NFTLAB_SERIES_PREFIX="PATCH nf-next v4"
 export NFTLAB_PATCHES NFTLAB_CONFIGS
 
 # The lab knob's sysctl name (lab patch 0006 registers it).
