@@ -12,11 +12,10 @@ ROLES = ("baseline-retpoline", "patched-retpoline")
 # burst 1: conntrack attaches its entry to the skb, and pktgen would send
 # the same skb again within a burst.
 PGOPTS = "burst 1"
-CELLS = (("ctbase", "netdev chain only"), ("ctonly", "+ conntrack hooks"), ("ct", "+ nft prerouting chain"))
+CELLS = (("ctbase", "netdev"), ("ctonly", "+ ct"), ("ct", "+ nft"))
 # (name, cell, the cell it is paired with): per repetition, the difference
 # of ns per packet is what the added hooks cost.
-COSTS = (("conntrack", "ctonly", "ctbase", "conntrack's hooks (no nf_tables chain at the hook)"),
-         ("chain", "ct", "ctonly", "the nf_tables prerouting chain beside them"))
+COSTS = (("conntrack", "ctonly", "ctbase", "ct cost"), ("chain", "ct", "ctonly", "nft cost"))
 
 
 def _cid(backend):
@@ -54,18 +53,19 @@ def analyse(rep):
 
 
 def render(t):
-    out = [t["title"], "", "ns per packet, median [95% CI]; hook costs paired per repetition:", ""]
-    hdr = ["kernel"] + [label for _, label in CELLS] + ["conntrack hooks", "nft chain"]
+    out = [t["title"], "", "ns per packet, median [95% CI]: netdev = the netdev counting chain only; + ct = and",
+           "conntrack's hooks at prerouting (its ip chain sits at the output hook); + nft = and an nf_tables",
+           "prerouting chain beside them.  ct cost = (+ ct) - netdev, nft cost = (+ nft) - (+ ct), paired per",
+           "repetition.", ""]
+    hdr = ["kernel"] + [label for _, label in CELLS] + [label for _, _, _, label in COSTS]
     rows = []
     for r in t["rows"]:
         rows.append([r["role"].split("-")[0]] + [cell_text(r["status_" + b], r[b], 1) for b, _ in CELLS] +
                     [fmt_summary(r[name], 1) if r[name] else "-" for name, _, _, _ in COSTS])
     out.append(render_table(hdr, rows))
     out += ["", "ministat -c 95 (patched - baseline):"]
-    for b, label in CELLS:
-        out.append("  ns per packet, %-27s %s" % (label + ":", t["cmp"][b]["verdict"]))
-    for name, _, _, label in COSTS:
-        out.append("  cost of %s: %s" % (label, t["cmp"][name]["verdict"]))
+    for key, label in [(b, label) for b, label in CELLS] + [(name, label) for name, _, _, label in COSTS]:
+        out.append("  %-15s %s" % (label + ":", t["cmp"][key]["verdict"]))
     return "\n".join(out)
 
 
