@@ -37,16 +37,6 @@ with_nftlab() {
 
 # Each step's TAP is a stream of its own, numbered from 1: the steps below
 # run in subshells.
-shellcheck_all() (
-	if ! command -v shellcheck >/dev/null; then
-		tap_skip "shellcheck" "shellcheck not installed"
-		exit 4
-	fi
-	tap_check "shellcheck tests/integration/*.sh userspace/*.sh" \
-		shellcheck -x "$IT"/*.sh "$ROOT/userspace/bench.sh" "$ROOT/userspace/check.sh"
-	[ "$tap_failed" -eq 0 ]
-)
-
 # libFuzzer on the parsers for FUZZ_TIME (20) seconds; one TAP line
 fuzz_run() (
 	out=$B/fuzz.log status=0
@@ -87,7 +77,6 @@ step "cli" with_nftlab "$B/nftlab" "$IT/cli.sh"
 step "cli (ASan/UBSan)" with_nftlab "$B/asan/nftlab" "$IT/cli.sh"
 step "integration" with_nftlab "$B/nftlab" "$IT/run.sh"
 step "nft equivalence" with_nftlab "$B/nftlab" "$IT/nft-equiv.sh"
-step "shellcheck" shellcheck_all
 step "fuzz (libFuzzer, ASan/UBSan)" fuzz_run
 step "integration (ASan/UBSan)" wait "$asan"
 cat "$B/asan-integration.tap"
