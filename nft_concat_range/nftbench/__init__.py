@@ -43,7 +43,7 @@ records), guestlog (what the guest records), ingest (results directories),
 stats, analysis (cells, summaries, ministat, noise floor), render (text),
 plots (gnuplot), report, validate, drift, loads (nft -f vs nftlab), basecmp
 (the base tree's perf script), tap, cli; tables/ holds one module per table
-(T1..T6: cells, analysis, text, chart, expected shape) and t0 (exact counts)
+(T1..T7: cells, analysis, text, chart, expected shape) and t0 (exact counts)
 with its runner t0run.  Entry points: ../ncr.py (bench is ../bench) and
 ../t0.py.
 """

@@ -35,7 +35,7 @@ def bench_parser(sub):
                        "build/results/bench-<timestamp>/ with results.json, report.md and one SVG per table. "
                        "The tables are printed at the end; progress goes to stderr.")
     p.add_argument("--tables", type=parse_tables, metavar="T1,T2,...",
-                   help="tables to measure (default all: T0..T6; --quick: T1..T6)")
+                   help="tables to measure (default all: T0..T7; --quick: T1..T7)")
     p.add_argument("--arch", choices=("um", "x86_64"), default="um",
                    help="where the guest side runs: the UML lab kernels (default) or the x86_64 kernels under "
                    "QEMU TCG, which checks that the scenarios work on real x86 (retpoline thunks, objtool); "
