@@ -19,6 +19,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "nft_concat_range"))
+from nftbench.tap import Tap, done  # noqa: E402
+
 # checker -> the option that makes the kernel report it (None: every kernel)
 OPTIONS = {"KASAN": "CONFIG_KASAN", "lockdep": "CONFIG_PROVE_LOCKING", "RCU": None,
            "atomic sleep": "CONFIG_DEBUG_ATOMIC_SLEEP", "list debugging": "CONFIG_DEBUG_LIST",
@@ -101,22 +104,19 @@ def main(argv):
                         "file": os.path.basename(path)})
     with open(os.path.join(outdir, "splats.json"), "w") as f:
         json.dump({"console": log, "lines": len(lines), "reports": reports}, f, indent=1)
-    n = 0
+    tap = Tap()
     names = enabled(config) + (["kmemleak"] if len(argv) == 4 else [])
     off = [c for c, _ in CHECKERS if c not in names]
     if off:
         print("# not in this kernel, not checked: %s" % ", ".join(off))
     for checker in names:
         mine = [r for r in reports if r["checker"] == checker]
-        n += 1
-        print("%s %d - kernel: no %s report in the guest log%s" %
-              ("not ok" if mine else "ok", n, checker,
-               "" if not mine else " (%d, first: %s; %s)" % (len(mine), mine[0]["first"][:120],
-                                                             mine[0]["file"])))
+        tap.ok(not mine, "kernel: no %s report in the guest log%s" % (
+            checker, "" if not mine else " (%d, first: %s; %s)" % (len(mine), mine[0]["first"][:120],
+                                                                  mine[0]["file"])))
     if leak_missing:
-        n += 1
-        print("not ok %d - debug kernel: the guest wrote its kmemleak scan (%s)" % (n, argv[3]))
-    print("1..%d" % n)
+        tap.ok(False, "debug kernel: the guest wrote its kmemleak scan (%s)" % argv[3])
+    done(tap)
     return 1 if reports or leak_missing else 0
 
 
