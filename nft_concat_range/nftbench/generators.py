@@ -162,6 +162,9 @@ CT_TABLE = "nftbench_ct"
 # prerouting with no nf_tables chain beside them.  The group's sets file is
 # gen_ingress_table().
 CT_HOOKS = {"ctbase": None, "ctonly": "output", "ct": "prerouting"}
+# The groups' pktgen options: conntrack attaches its entry to the skb, and
+# within a burst pktgen would send the same skb again.
+CT_PGOPTS = "burst 1"
 
 
 def gen_ct_rules(backend):

@@ -49,10 +49,10 @@ from fractions import Fraction
 
 from .. import guestlog
 from ..files import write
-from ..generators import (CT_HOOKS, gen_ct_rules, gen_dynset_rules, gen_dynset_sets, gen_egress, gen_ingress_table,
-                          gen_rules, gen_sets, packet, set_defs)
+from ..generators import (CT_HOOKS, CT_PGOPTS, gen_dynset_rules, gen_dynset_sets, gen_ingress_table, gen_sets, packet,
+                          set_defs)
 from ..model import BACKENDS, DEV, DYNSET_SRC, TYPES, cell, parse_cell_id
-from ..plans import cell_line, group_line, table_lines
+from ..plans import cell_line, group_line, rules_file, table_lines
 from ..render import render_table
 from ..tap import Tap
 
@@ -125,23 +125,15 @@ def write_plan(plandir, variant, quick, reps=1, dev=DEV):
         elif g["type"] == "ct":
             setsf = "sets-ct.nft"
             write(os.path.join(plandir, setsf), gen_ingress_table(dev))
-            # a new skb per packet: conntrack attaches its entry to the skb
-            extra = "burst 1"
+            extra = CT_PGOPTS
         lines.append(group_line(g, p, setsf, extra))
         for c in cells:
-            if c["backend"] in ("nohook", "egress"):
-                rf = "rules-egress-%s.nft" % c["backend"]
-                write(os.path.join(plandir, rf), gen_egress(dev, c["backend"] == "egress"))
-            elif c["backend"] == "dynset":
-                rf = "rules-dynset.nft"
-                write(os.path.join(plandir, rf), gen_dynset_rules("update"))
-            elif c["backend"] in CT_HOOKS:
-                rf = "rules-%s.nft" % c["backend"]
-                write(os.path.join(plandir, rf), gen_ct_rules(c["backend"]))
+            if c["backend"] == "dynset":
+                # T0's dynset cell is T6's update cell
+                c["rules"] = "rules-dynset.nft"
+                write(os.path.join(plandir, c["rules"]), gen_dynset_rules("update"))
             else:
-                rf = "rules-%s-%s-n%d.nft" % (c["type"], c["backend"], c["n"])
-                write(os.path.join(plandir, rf), gen_rules(tdef, c["backend"], c["n"]))
-            c["rules"] = rf
+                c["rules"] = rules_file(plandir, tdef, c, dev)
         # REPS passes over the group's cells: each pass must count the same.
         for rep in range(1, reps + 1):
             for c in cells:

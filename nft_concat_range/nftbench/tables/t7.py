@@ -4,14 +4,13 @@ hooks with and without an nf_tables chain at the same hook, baseline vs
 patched (retpoline flavor), pktgen netif_receive with a new skb per packet.
 The cells are generators.CT_HOOKS; T0 counts the same cells exactly."""
 from ..analysis import summary
+from ..generators import CT_PGOPTS
 from ..model import cell, cell_id
 from ..plots import err_bar, hist_body
 from ..render import cell_text, fmt_summary, render_table
 
 ROLES = ("baseline-retpoline", "patched-retpoline")
-# burst 1: conntrack attaches its entry to the skb, and pktgen would send
-# the same skb again within a burst.
-PGOPTS = "burst 1"
+PGOPTS = CT_PGOPTS
 CELLS = (("ctbase", "netdev"), ("ctonly", "+ ct"), ("ct", "+ nft"))
 # (name, cell, the cell it is paired with): per repetition, the difference
 # of ns per packet is what the added hooks cost.
