@@ -10,6 +10,8 @@ import hashlib
 import os
 import subprocess
 
+from .files import read_kv
+
 SUITE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # nft_concat_range/
 TOP = os.path.dirname(SUITE)
 
@@ -52,15 +54,10 @@ def build_info(kdir):
     lines) and the checksum of its config; None without BUILD-INFO.  Read
     when a boot starts: the cache may hold another build by the time the
     report is rendered."""
-    info = {}
-    try:
-        with open(os.path.join(kdir, "BUILD-INFO")) as f:
-            for line in f:
-                if ": " in line:
-                    k, v = line.rstrip("\n").split(": ", 1)
-                    info[k] = v
-    except OSError:
+    path = os.path.join(kdir, "BUILD-INFO")
+    if not os.path.isfile(path):
         return None
+    info = read_kv(path, ": ")
     try:
         with open(os.path.join(kdir, "config"), "rb") as f:
             info["config_sha256"] = hashlib.sha256(f.read()).hexdigest()
