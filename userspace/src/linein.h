@@ -32,6 +32,33 @@ struct linein {
 int linein_open(struct linein *in, const char *op, const char *path,
 		int stdin_used);
 int linein_next(struct linein *in, char **line);
+
+/*
+ * For a caller that recognises its common lines in place (--file's bulk
+ * loop): the unread bytes at *p, followed by a NUL; linein_take() consumes
+ * a line of len bytes ending in '\n' that the caller has found there and
+ * returns it NUL-terminated, as linein_next() would have.  The caller must
+ * only take lines that linein_next() would hand out unchanged (printable
+ * text and tabs, at most LINEIN_MAX bytes, a '\n' and no '\r' before it);
+ * all other lines are left to linein_next().
+ */
+static inline size_t linein_avail(const struct linein *in, char **p)
+{
+	if (in->end == in->start)
+		return 0;
+	*p = in->buf + in->start;
+	return in->end - in->start;
+}
+
+static inline char *linein_take(struct linein *in, size_t len)
+{
+	char *line = in->buf + in->start;
+
+	line[len - 1] = '\0';
+	in->start += len;
+	in->lineno++;
+	return line;
+}
 void linein_close(struct linein *in);
 int linein_check(const char *line, size_t len, char *why, size_t whylen);
 
