@@ -323,8 +323,17 @@ static int elem_from_gen(struct ctx *c, struct elem_writer *w,
 		return cmd_refuse(c, "--gen '%s' does not match the set's key "
 				  "type", quote(&q, o->gen));
 	while ((ret = gen_next(&g, text, sizeof(text))) > 0) {
+		struct elem el;
+
 		src.line++;
-		ret = elem_one(c, w, &src, text);
+		/* elem_one() without its full parser's set-up, as elem_line() */
+		if (elem_parse_simple(&el, &w->si->kt, text) == 0) {
+			ret = ew_add(w, &el, why, sizeof(why));
+			if (ret == -EINVAL)
+				elem_bad(c, w->si, &src, text, why);
+		} else {
+			ret = elem_one(c, w, &src, text);
+		}
 		if (ret)
 			return ret;
 	}

@@ -31,6 +31,36 @@ static int gen_why(char *why, size_t len, const char *fmt, ...)
 	return -EINVAL;
 }
 
+/*
+ * Address octets in decimal, from a table (four per addr4 element): each
+ * entry is the digits, padded, then their count in the last byte.
+ */
+static char octet_text[256][4];
+
+static void octet_init(void)
+{
+	if (octet_text[255][3])
+		return;
+	for (unsigned int v = 0; v < 256; v++) {
+		char *p = octet_text[v];
+		int n = 0;
+
+		if (v >= 100)
+			p[n++] = (char)('0' + v / 100);
+		if (v >= 10)
+			p[n++] = (char)('0' + v / 10 % 10);
+		p[n++] = (char)('0' + v % 10);
+		p[3] = (char)n;
+	}
+}
+
+/* Writes 4 bytes (the buffer has room), returns the digits' count. */
+static int put_octet(char *p, unsigned int v)
+{
+	memcpy(p, octet_text[v], 4);
+	return octet_text[v][3];
+}
+
 /* Largest n each format shows without wrapping. */
 static uint64_t gen_fmt_max(enum gen_fmt f)
 {
@@ -131,6 +161,7 @@ int gen_init(struct gen *g, const char *fields, uint64_t start,
 	int err;
 
 	memset(g, 0, sizeof(*g));
+	octet_init();
 	g->count = count;
 	g->range = range;
 	g->next = start;
@@ -212,13 +243,13 @@ static int gen_format(const struct gen *g, enum gen_fmt f, uint64_t n,
 	switch (f) {
 	case GEN_ADDR4:
 		a = n + 16777216ULL * 10 + 5;
-		p += put_dec(p, a / 16777216 % 256);
+		p += put_octet(p, (unsigned int)(a >> 24) & 255);
 		*p++ = '.';
-		p += put_dec(p, a % 16777216 / 65536);
+		p += put_octet(p, (unsigned int)(a >> 16) & 255);
 		*p++ = '.';
-		p += put_dec(p, a % 65536 / 256);
+		p += put_octet(p, (unsigned int)(a >> 8) & 255);
 		*p++ = '.';
-		p += put_dec(p, a % 256);
+		p += put_octet(p, (unsigned int)a & 255);
 		break;
 	case GEN_ADDR6:
 		memcpy(p, "2001:db8::", 10);
