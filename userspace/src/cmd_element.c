@@ -314,7 +314,7 @@ static int elem_from_gen(struct ctx *c, struct elem_writer *w,
 	char text[GEN_TEXT_MAX], why[160];
 	struct qbuf q;
 	struct gen g;
-	int ret;
+	int ret = 0;
 
 	if (gen_init(&g, o->gen, o->start, o->count, o->range, o->proto, why,
 		     sizeof(why)))
@@ -322,7 +322,20 @@ static int elem_from_gen(struct ctx *c, struct elem_writer *w,
 	if (!gen_matches(&g, &w->si->kt))
 		return cmd_refuse(c, "--gen '%s' does not match the set's key "
 				  "type", quote(&q, o->gen));
-	while ((ret = gen_next(&g, text, sizeof(text))) > 0) {
+	/*
+	 * A key alone into a hash set, from values whose text always
+	 * parses: the key bytes straight from the generator, no text.
+	 */
+	if (w->key_only && gen_keys(&g)) {
+		uint8_t key[KT_MAX_KEY];
+
+		while ((ret = gen_next_key(&g, &w->si->kt, key)) > 0) {
+			ret = ew_put_key(w, key);
+			if (ret)
+				return ret;
+		}
+	}
+	while (ret >= 0 && (ret = gen_next(&g, text, sizeof(text))) > 0) {
 		struct elem el;
 
 		src.line++;

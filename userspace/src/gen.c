@@ -326,3 +326,68 @@ int gen_next(struct gen *g, char *buf, size_t len)
 	g->done++;
 	return 1;
 }
+
+int gen_keys(const struct gen *g)
+{
+	return !g->range && !gen_has(g, GEN_PROTO);
+}
+
+/* One field of value n, as parsing gen_format()'s text stores it. */
+static void gen_key_field(enum gen_fmt f, uint64_t n, uint8_t *out)
+{
+	uint32_t a;
+
+	switch (f) {
+	case GEN_ADDR4:		/* gen_check_values(): no wrap */
+		a = (uint32_t)(n + 16777216ULL * 10 + 5);
+		out[0] = (uint8_t)(a >> 24);
+		out[1] = (uint8_t)(a >> 16);
+		out[2] = (uint8_t)(a >> 8);
+		out[3] = (uint8_t)a;
+		break;
+	case GEN_ADDR6:		/* 2001:db8::%04x:%04x */
+		memset(out, 0, 16);
+		out[0] = 0x20;
+		out[1] = 0x01;
+		out[2] = 0x0d;
+		out[3] = 0xb8;
+		out[12] = (uint8_t)(n >> 24);
+		out[13] = (uint8_t)(n >> 16);
+		out[14] = (uint8_t)(n >> 8);
+		out[15] = (uint8_t)n;
+		break;
+	case GEN_PORT:
+		a = (uint32_t)(n % 65534 + 1);
+		out[0] = (uint8_t)(a >> 8);
+		out[1] = (uint8_t)a;
+		break;
+	case GEN_MAC:		/* 00:01:%02x:%02x:%02x:%02x */
+		out[0] = 0x00;
+		out[1] = 0x01;
+		out[2] = (uint8_t)(n >> 24);
+		out[3] = (uint8_t)(n >> 16);
+		out[4] = (uint8_t)(n >> 8);
+		out[5] = (uint8_t)n;
+		break;
+	case GEN_PROTO:		/* gen_keys() refuses it */
+		break;
+	}
+}
+
+int gen_next_key(struct gen *g, const struct keytype *kt, uint8_t *key)
+{
+	uint64_t n = g->next;
+
+	if (g->done == g->count)
+		return 0;
+	if (!gen_keys(g) || g->nfields != kt->nfields)
+		return -EINVAL;
+	if (n > g->max)
+		return -ERANGE;	/* gen_init() refuses these */
+	g->next = n + 1;
+	memset(key, 0, kt->key_len);
+	for (unsigned int i = 0; i < g->nfields; i++)
+		gen_key_field(g->f[i], n, key + kt->f[i].offset);
+	g->done++;
+	return 1;
+}
