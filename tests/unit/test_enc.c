@@ -161,23 +161,27 @@ static const struct { const char *type, *text; int fast; } cases[] = {
 	{ "ipv4_addr : ipv4_addr", "10.0.0.1 : 10.0.0.2", 1 },
 };
 
-static int same_elem(const struct elem *a, const struct elem *b)
+/* The same element in the bytes elem.h says are defined. */
+static int same_elem(const struct keytype *kt, const struct elem *a,
+		     const struct elem *b)
 {
-	return !memcmp(a->key, b->key, sizeof(a->key)) &&
-	       !memcmp(a->key_end, b->key_end, sizeof(a->key_end)) &&
+	return !memcmp(a->key, b->key, kt->key_len) &&
+	       !memcmp(a->key_end, b->key_end, kt->key_len) &&
 	       a->is_range == b->is_range && a->timeout_ms == b->timeout_ms &&
 	       a->has_data == b->has_data &&
-	       !memcmp(a->data.value, b->data.value, sizeof(a->data.value)) &&
-	       a->data.verdict == b->data.verdict &&
-	       !strcmp(a->data.chain, b->data.chain);
+	       (!a->has_data ||
+		(!memcmp(a->data.value, b->data.value, sizeof(a->data.value)) &&
+		 a->data.verdict == b->data.verdict &&
+		 !strcmp(a->data.chain, b->data.chain)));
 }
 
 static void test_parse_simple(struct tap *t)
 {
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct keytype kt;
-		struct elem fast, full;
-		char why[256], type[64], *data;
+		struct elem fast, full, scan;
+		char why[256], type[64], line[128], *data;
+		size_t n;
 		int rf, rs;
 
 		snprintf(type, sizeof(type), "%s", cases[i].type);
@@ -189,12 +193,52 @@ static void test_parse_simple(struct tap *t)
 			TAP_OK(t, 0, "simple: type %s", cases[i].type);
 			continue;
 		}
+		/* stale bytes in *e must not matter */
+		memset(&fast, 0xa5, sizeof(fast));
+		memset(&scan, 0x5a, sizeof(scan));
 		rs = elem_parse_simple(&fast, &kt, cases[i].text);
 		rf = elem_parse_full(&full, &kt, cases[i].text, why, sizeof(why));
 		TAP_OK(t, (rs == 0) == cases[i].fast &&
-		       (rs || (rf == 0 && same_elem(&fast, &full))),
+		       (rs || (rf == 0 && same_elem(&kt, &fast, &full))),
 		       "simple: %s '%s': %s", cases[i].type, cases[i].text,
 		       rs ? "full parser" : "fast path, same as full");
+		snprintf(line, sizeof(line), "%s\n", cases[i].text);
+		n = elem_scan_line(&scan, &kt, line);
+		TAP_OK(t, cases[i].fast ? n == strlen(line) &&
+		       same_elem(&kt, &scan, &full) : n == 0,
+		       "simple: %s '%s\\n' in place: %s", cases[i].type,
+		       cases[i].text, cases[i].fast ? "taken" : "left");
+	}
+}
+
+/* In place, only a line ending in a plain '\n' is taken. */
+static void test_scan_line(struct tap *t)
+{
+	static const struct { const char *text; size_t len, want; } lines[] = {
+		{ "10.0.0.1\n10.0.0.2\n", 18, 9 },
+		{ "10.0.0.1\r\n", 10, 0 },
+		{ "10.0.0.1\0x\n", 12, 0 },
+		{ "10.0.0.1", 8, 0 },		/* no '\n' yet: NUL after it */
+		{ "10.0.0.1 \n", 10, 0 },
+		{ "10.0.0.1\t\n", 10, 0 },
+		{ "10.0.0.1,\n", 10, 0 },
+		{ "\n", 1, 0 },
+	};
+	struct keytype kt;
+	struct elem e;
+
+	if (keytype_parse(&kt, "ipv4_addr")) {
+		TAP_OK(t, 0, "scan: type ipv4_addr");
+		return;
+	}
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		char buf[32];
+
+		memcpy(buf, lines[i].text, lines[i].len);
+		buf[lines[i].len] = '\0';
+		TAP_OK(t, elem_scan_line(&e, &kt, buf) == lines[i].want &&
+		       (!lines[i].want || (e.key[0] == 10 && e.key[3] == 1)),
+		       "scan: line %zu taken as %zu bytes", i, lines[i].want);
 	}
 }
 
@@ -202,4 +246,5 @@ void test_enc(struct tap *t)
 {
 	test_enc_bytes(t);
 	test_parse_simple(t);
+	test_scan_line(t);
 }

@@ -41,22 +41,69 @@ struct elem_opts {
 	size_t npos;
 };
 
-/* Serialises elements into a transaction, one message at a time. */
+/* What an element becomes, by set type (see the comment at the top). */
+enum ew_kind {
+	EW_PLAIN,		/* hash sets: KEY */
+	EW_CONCAT_INTERVAL,	/* KEY and KEY_END */
+	EW_SINGLE_INTERVAL,	/* start, then end + 1 flagged INTERVAL_END */
+};
+
+/*
+ * Serialises elements into a transaction, one message at a time.  What
+ * depends on the set and the command only is worked out once, in
+ * ew_init(), not per element.
+ */
 struct elem_writer {
 	struct txn *t;
 	const struct setinfo *si;
 	uint16_t type, flags;
+	enum ew_kind kind;
+	int keep_data;		/* NEWSETELEM: map data is sent */
+	int need_data;		/* ... and the set is a map: data required */
+	int key_only;		/* elements without data go to ew_put_key() */
+	uint32_t key_len;
 	struct nlmsghdr *nlh;
 	struct nlattr *nest;
+	/*
+	 * nlh's length from which ew_put_done() looks closer: the message is
+	 * full (TXN_ELEM_MSG_LIMIT) or the batch may exceed --max-batch.
+	 */
+	uint32_t stop;
 	uint64_t count;
 };
 
+static void ew_init(struct elem_writer *w, struct txn *t,
+		    const struct setinfo *si, uint16_t type, uint16_t flags)
+{
+	memset(w, 0, sizeof(*w));
+	w->t = t;
+	w->si = si;
+	w->type = type;
+	w->flags = flags;
+	w->kind = setinfo_is_concat_interval(si) ? EW_CONCAT_INTERVAL :
+		  setinfo_is_single_interval(si) ? EW_SINGLE_INTERVAL : EW_PLAIN;
+	w->keep_data = type == NFT_MSG_NEWSETELEM;
+	w->need_data = si->kt.dtype && w->keep_data;
+	w->key_len = si->kt.key_len;
+	/* a key of 6 (ether_addr) or 2 bytes needs padding: elem_enc() */
+	w->key_only = w->kind == EW_PLAIN && !w->need_data &&
+		      w->key_len % NLA_ALIGNTO == 0;
+}
+
 static void ew_open(struct elem_writer *w)
 {
+	size_t bytes = txn_bytes(w->t);
+
 	w->nlh = txn_msg_begin(w->t, w->type, w->si->family, w->flags);
 	mnl_attr_put_strz(w->nlh, NFTA_SET_ELEM_LIST_TABLE, w->si->table);
 	mnl_attr_put_strz(w->nlh, NFTA_SET_ELEM_LIST_SET, w->si->name);
 	w->nest = mnl_attr_nest_start(w->nlh, NFTA_SET_ELEM_LIST_ELEMENTS);
+	/* bytes + len > max_bytes is len >= max_bytes - bytes + 1 */
+	w->stop = TXN_ELEM_MSG_LIMIT;
+	if (bytes >= w->t->max_bytes)
+		w->stop = 0;
+	else if (w->t->max_bytes - bytes < TXN_ELEM_MSG_LIMIT)
+		w->stop = (uint32_t)(w->t->max_bytes - bytes) + 1;
 }
 
 static int ew_close(struct elem_writer *w)
@@ -69,6 +116,30 @@ static int ew_close(struct elem_writer *w)
 	err = txn_msg_end(w->t);
 	w->nlh = NULL;
 	return err;
+}
+
+/* After an element is written: the batch limit, the end of a message. */
+static inline int ew_put_done(struct elem_writer *w)
+{
+	if (w->nlh->nlmsg_len < w->stop) {
+		w->count++;
+		return 0;
+	}
+	if (txn_bytes(w->t) + w->nlh->nlmsg_len > w->t->max_bytes)
+		return -EMSGSIZE;
+	w->count++;
+	if (w->nlh->nlmsg_len >= TXN_ELEM_MSG_LIMIT)
+		return ew_close(w);
+	return 0;
+}
+
+/* The bulk case: a key alone. */
+static inline int ew_put_key(struct elem_writer *w, const uint8_t *key)
+{
+	if (!w->nlh)
+		ew_open(w);
+	elem_enc_key(w->nlh, key, w->key_len);
+	return ew_put_done(w);
 }
 
 static int ew_put(struct elem_writer *w, const uint8_t *key,
@@ -85,42 +156,48 @@ static int ew_put(struct elem_writer *w, const uint8_t *key,
 	if (!w->nlh)
 		ew_open(w);
 	elem_enc(w->nlh, &a);
-	if (txn_bytes(w->t) + w->nlh->nlmsg_len > w->t->max_bytes)
-		return -EMSGSIZE;
-	w->count++;
-	if (w->nlh->nlmsg_len >= TXN_ELEM_MSG_LIMIT)
-		return ew_close(w);
-	return 0;
+	return ew_put_done(w);
 }
 
-static int ew_add(struct elem_writer *w, const struct elem *el,
-		  char *why, size_t whylen)
+static int ew_add_slow(struct elem_writer *w, const struct elem *el,
+		       char *why, size_t whylen)
 {
-	const struct setinfo *si = w->si;
-	const struct elem_data *d = el->has_data &&
-		w->type == NFT_MSG_NEWSETELEM ? &el->data : NULL;
+	const struct elem_data *d = el->has_data && w->keep_data ?
+		&el->data : NULL;
 	uint8_t next[KT_MAX_KEY];
 	int err;
 
-	if (si->kt.dtype && !d && w->type == NFT_MSG_NEWSETELEM) {
+	if (w->need_data && !d) {
 		snprintf(why, whylen, "map element without ' : DATA'");
 		return -EINVAL;
 	}
-	if (setinfo_is_concat_interval(si))
+	switch (w->kind) {
+	case EW_CONCAT_INTERVAL:
 		return ew_put(w, el->key, el->key_end, 0, el->timeout_ms, d);
-	if (!setinfo_is_single_interval(si)) {
+	case EW_PLAIN:
 		if (el->is_range) {
 			snprintf(why, whylen, "ranges need a set with flags interval");
 			return -EINVAL;
 		}
 		return ew_put(w, el->key, NULL, 0, el->timeout_ms, d);
+	case EW_SINGLE_INTERVAL:
+		break;
 	}
 	err = ew_put(w, el->key, NULL, 0, el->timeout_ms, d);
 	if (err)
 		return err;
-	if (elem_key_inc(&si->kt, el->key_end, next))
+	if (elem_key_inc(&w->si->kt, el->key_end, next))
 		return 0;	/* range up to the largest value: no end */
 	return ew_put(w, next, NULL, NFT_SET_ELEM_INTERVAL_END, 0, NULL);
+}
+
+/* A key alone into a hash set, inline; anything else: ew_add_slow(). */
+static inline int ew_add(struct elem_writer *w, const struct elem *el,
+			 char *why, size_t whylen)
+{
+	if (w->key_only && !el->is_range && !el->has_data && !el->timeout_ms)
+		return ew_put_key(w, el->key);
+	return ew_add_slow(w, el, why, whylen);
 }
 
 /* where: "FILE:LINE" context for messages, built only when needed */
@@ -185,19 +262,42 @@ static int elem_line(struct ctx *c, struct elem_writer *w,
 	return *text ? elem_one(c, w, src, text) : 0;
 }
 
+/*
+ * Lines the parser's fast path takes as they are (most lines of a bulk
+ * load) are parsed in the input buffer: such a line is printable text
+ * ending in '\n', which linein_next() would hand out unchanged, so the
+ * line check and the separate search for its end are left out.  Every
+ * other line goes through linein_next() and elem_line().
+ */
 static int elem_from_file(struct ctx *c, struct elem_writer *w,
 			  const char *path)
 {
 	struct elem_src src = { .file = path, .line = 0 };
+	const struct keytype *kt = &w->si->kt;
 	struct linein in;
-	char *line;
+	struct elem el;
+	char *line, why[256];
 	int err;
 
 	err = linein_open(&in, c->op, path, c->stdin_used);
 	if (!err && in.is_stdin)
 		c->stdin_used = 1;
 	src.file = in.path;
-	while (!err && (err = linein_next(&in, &line)) > 0) {
+	while (!err) {
+		size_t len = linein_avail(&in, &line);
+
+		if (len && (len = elem_scan_line(&el, kt, line))) {
+			line = linein_take(&in, len);
+			err = ew_add(w, &el, why, sizeof(why));
+			if (err == -EINVAL) {
+				src.line = in.lineno;
+				elem_bad(c, w->si, &src, line, why);
+			}
+			continue;
+		}
+		err = linein_next(&in, &line);
+		if (err <= 0)
+			break;
 		src.line = in.lineno;
 		err = elem_line(c, w, &src, line);
 	}
@@ -214,7 +314,7 @@ static int elem_from_gen(struct ctx *c, struct elem_writer *w,
 	char text[GEN_TEXT_MAX], why[160];
 	struct qbuf q;
 	struct gen g;
-	int ret;
+	int ret = 0;
 
 	if (gen_init(&g, o->gen, o->start, o->count, o->range, o->proto, why,
 		     sizeof(why)))
@@ -222,9 +322,31 @@ static int elem_from_gen(struct ctx *c, struct elem_writer *w,
 	if (!gen_matches(&g, &w->si->kt))
 		return cmd_refuse(c, "--gen '%s' does not match the set's key "
 				  "type", quote(&q, o->gen));
-	while ((ret = gen_next(&g, text, sizeof(text))) > 0) {
+	/*
+	 * A key alone into a hash set, from values whose text always
+	 * parses: the key bytes straight from the generator, no text.
+	 */
+	if (w->key_only && gen_keys(&g)) {
+		uint8_t key[KT_MAX_KEY];
+
+		while ((ret = gen_next_key(&g, &w->si->kt, key)) > 0) {
+			ret = ew_put_key(w, key);
+			if (ret)
+				return ret;
+		}
+	}
+	while (ret >= 0 && (ret = gen_next(&g, text, sizeof(text))) > 0) {
+		struct elem el;
+
 		src.line++;
-		ret = elem_one(c, w, &src, text);
+		/* elem_one() without its full parser's set-up, as elem_line() */
+		if (elem_parse_simple(&el, &w->si->kt, text) == 0) {
+			ret = ew_add(w, &el, why, sizeof(why));
+			if (ret == -EINVAL)
+				elem_bad(c, w->si, &src, text, why);
+		} else {
+			ret = elem_one(c, w, &src, text);
+		}
 		if (ret)
 			return ret;
 	}
@@ -317,17 +439,14 @@ static int elem_get(struct ctx *c, struct setinfo *si,
 static int elem_write(struct ctx *c, struct setinfo *si, uint16_t type,
 		      uint16_t flags, const struct elem_opts *o)
 {
-	struct elem_writer w = { 0 };
+	struct elem_writer w;
 	struct txn own, *t;
 	int err;
 
 	err = cmd_txn_begin(c, &own, &t);
 	if (err)
 		return err;
-	w.t = t;
-	w.si = si;
-	w.type = type;
-	w.flags = flags;
+	ew_init(&w, t, si, type, flags);
 	err = elem_from_args(c, &w, o);
 	if (!err && o->file)
 		err = elem_from_file(c, &w, o->file);

@@ -31,8 +31,21 @@ struct elem {
 
 int elem_parse(struct elem *e, const struct keytype *kt, const char *text,
 	       char *why, size_t whylen);
-/* elem_parse(): elem_parse_simple() if it handles text, else _full(). */
+/*
+ * elem_parse(): elem_parse_simple() if it handles text, else _full().  The
+ * fast path leaves key and key_end past kt->key_len, and data unless
+ * has_data, as they were; _full() clears all of *e.
+ */
 int elem_parse_simple(struct elem *e, const struct keytype *kt,
+		      const char *text);
+/*
+ * elem_parse_simple() of a line in an input buffer, text up to a '\n':
+ * the line's length with its '\n' if the fast path takes the line as it
+ * is, else 0 (nothing past the first byte it cannot take is read, so the
+ * buffer only needs a NUL after its last byte).  A line it takes holds
+ * printable characters only.
+ */
+size_t elem_scan_line(struct elem *e, const struct keytype *kt,
 		      const char *text);
 int elem_parse_full(struct elem *e, const struct keytype *kt, const char *text,
 		    char *why, size_t whylen);

@@ -58,24 +58,9 @@ void elem_enc(struct nlmsghdr *nlh, const struct elem_attrs *a)
 {
 	struct nlattr *elem;
 
-	/* the bulk case, a key alone: ELEM { KEY { VALUE } } in one go */
 	if (!a->flags && !a->timeout_ms && !a->key_end && !a->data &&
 	    a->key_len % NLA_ALIGNTO == 0) {
-		struct nlattr *h = tail(nlh);
-		uint16_t vlen = (uint16_t)(NLA_HDRLEN + a->key_len);
-
-		h[0].nla_type = NLA_F_NESTED | NFTA_LIST_ELEM;
-		h[0].nla_len = (uint16_t)(vlen + 2 * NLA_HDRLEN);
-		h[1].nla_type = NLA_F_NESTED | NFTA_SET_ELEM_KEY;
-		h[1].nla_len = (uint16_t)(vlen + NLA_HDRLEN);
-		h[2].nla_type = NFTA_DATA_VALUE;
-		h[2].nla_len = vlen;
-		if (a->key_len == 4)	/* a constant size is a plain move */
-			memcpy(&h[3], a->key, 4);
-		else
-			memcpy(&h[3], a->key, a->key_len);
-		nlh->nlmsg_len = NLMSG_ALIGN(nlh->nlmsg_len) + vlen +
-				 2 * NLA_HDRLEN;
+		elem_enc_key(nlh, a->key, a->key_len);
 		return;
 	}
 	elem = nest_start(nlh, NFTA_LIST_ELEM);

@@ -31,6 +31,36 @@ static int gen_why(char *why, size_t len, const char *fmt, ...)
 	return -EINVAL;
 }
 
+/*
+ * Address octets in decimal, from a table (four per addr4 element): each
+ * entry is the digits, padded, then their count in the last byte.
+ */
+static char octet_text[256][4];
+
+static void octet_init(void)
+{
+	if (octet_text[255][3])
+		return;
+	for (unsigned int v = 0; v < 256; v++) {
+		char *p = octet_text[v];
+		int n = 0;
+
+		if (v >= 100)
+			p[n++] = (char)('0' + v / 100);
+		if (v >= 10)
+			p[n++] = (char)('0' + v / 10 % 10);
+		p[n++] = (char)('0' + v % 10);
+		p[3] = (char)n;
+	}
+}
+
+/* Writes 4 bytes (the buffer has room), returns the digits' count. */
+static int put_octet(char *p, unsigned int v)
+{
+	memcpy(p, octet_text[v], 4);
+	return octet_text[v][3];
+}
+
 /* Largest n each format shows without wrapping. */
 static uint64_t gen_fmt_max(enum gen_fmt f)
 {
@@ -131,6 +161,7 @@ int gen_init(struct gen *g, const char *fields, uint64_t start,
 	int err;
 
 	memset(g, 0, sizeof(*g));
+	octet_init();
 	g->count = count;
 	g->range = range;
 	g->next = start;
@@ -212,13 +243,13 @@ static int gen_format(const struct gen *g, enum gen_fmt f, uint64_t n,
 	switch (f) {
 	case GEN_ADDR4:
 		a = n + 16777216ULL * 10 + 5;
-		p += put_dec(p, a / 16777216 % 256);
+		p += put_octet(p, (unsigned int)(a >> 24) & 255);
 		*p++ = '.';
-		p += put_dec(p, a % 16777216 / 65536);
+		p += put_octet(p, (unsigned int)(a >> 16) & 255);
 		*p++ = '.';
-		p += put_dec(p, a % 65536 / 256);
+		p += put_octet(p, (unsigned int)(a >> 8) & 255);
 		*p++ = '.';
-		p += put_dec(p, a % 256);
+		p += put_octet(p, (unsigned int)a & 255);
 		break;
 	case GEN_ADDR6:
 		memcpy(p, "2001:db8::", 10);
@@ -292,6 +323,71 @@ int gen_next(struct gen *g, char *buf, size_t len)
 			off += (size_t)n;
 		}
 	}
+	g->done++;
+	return 1;
+}
+
+int gen_keys(const struct gen *g)
+{
+	return !g->range && !gen_has(g, GEN_PROTO);
+}
+
+/* One field of value n, as parsing gen_format()'s text stores it. */
+static void gen_key_field(enum gen_fmt f, uint64_t n, uint8_t *out)
+{
+	uint32_t a;
+
+	switch (f) {
+	case GEN_ADDR4:		/* gen_check_values(): no wrap */
+		a = (uint32_t)(n + 16777216ULL * 10 + 5);
+		out[0] = (uint8_t)(a >> 24);
+		out[1] = (uint8_t)(a >> 16);
+		out[2] = (uint8_t)(a >> 8);
+		out[3] = (uint8_t)a;
+		break;
+	case GEN_ADDR6:		/* 2001:db8::%04x:%04x */
+		memset(out, 0, 16);
+		out[0] = 0x20;
+		out[1] = 0x01;
+		out[2] = 0x0d;
+		out[3] = 0xb8;
+		out[12] = (uint8_t)(n >> 24);
+		out[13] = (uint8_t)(n >> 16);
+		out[14] = (uint8_t)(n >> 8);
+		out[15] = (uint8_t)n;
+		break;
+	case GEN_PORT:
+		a = (uint32_t)(n % 65534 + 1);
+		out[0] = (uint8_t)(a >> 8);
+		out[1] = (uint8_t)a;
+		break;
+	case GEN_MAC:		/* 00:01:%02x:%02x:%02x:%02x */
+		out[0] = 0x00;
+		out[1] = 0x01;
+		out[2] = (uint8_t)(n >> 24);
+		out[3] = (uint8_t)(n >> 16);
+		out[4] = (uint8_t)(n >> 8);
+		out[5] = (uint8_t)n;
+		break;
+	case GEN_PROTO:		/* gen_keys() refuses it */
+		break;
+	}
+}
+
+int gen_next_key(struct gen *g, const struct keytype *kt, uint8_t *key)
+{
+	uint64_t n = g->next;
+
+	if (g->done == g->count)
+		return 0;
+	if (!gen_keys(g) || g->nfields != kt->nfields)
+		return -EINVAL;
+	if (n > g->max)
+		return -ERANGE;	/* gen_init() refuses these */
+	g->next = n + 1;
+	memset(key, 0, kt->key_len);
+	for (unsigned int i = 0; i < g->nfields; i++)
+		gen_key_field(g->f[i], n, key + kt->f[i].offset);
 	g->done++;
 	return 1;
 }

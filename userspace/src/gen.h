@@ -43,4 +43,14 @@ int gen_init(struct gen *g, const char *fields, uint64_t start,
 int gen_next(struct gen *g, char *buf, size_t len);
 int gen_matches(const struct gen *g, const struct keytype *kt);
 
+/*
+ * The next element as key bytes (kt->key_len, zero padded) instead of
+ * text: what the text of gen_next() parses to, without writing and
+ * parsing it.  Only for single values (range 0) of addr4, addr6, port
+ * and mac fields, whose text always parses (gen_keys() says), into a key
+ * type gen_matches().  1: written, 0: no more, <0: error, as gen_next().
+ */
+int gen_keys(const struct gen *g);
+int gen_next_key(struct gen *g, const struct keytype *kt, uint8_t *key);
+
 #endif

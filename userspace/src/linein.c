@@ -112,6 +112,7 @@ static int linein_fill(struct linein *in)
 		in->buf = p;
 		in->cap = cap;
 	}
+	in->buf[in->end] = '\0';	/* for linein_avail(), even on errors */
 	do
 		n = read(in->fd, in->buf + in->end, LINEIN_CHUNK);
 	while (n < 0 && errno == EINTR);
@@ -120,6 +121,7 @@ static int linein_fill(struct linein *in)
 	if (n == 0)
 		in->eof = 1;
 	in->end += (size_t)n;
+	in->buf[in->end] = '\0';
 	return 0;
 }
 
