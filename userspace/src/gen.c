@@ -332,6 +332,15 @@ int gen_keys(const struct gen *g)
 	return !g->range && !gen_has(g, GEN_PROTO);
 }
 
+/* Network byte order, as the kernel keeps addresses and ports. */
+static void put_be32(uint8_t *out, uint32_t v)
+{
+	out[0] = (uint8_t)(v >> 24);
+	out[1] = (uint8_t)(v >> 16);
+	out[2] = (uint8_t)(v >> 8);
+	out[3] = (uint8_t)v;
+}
+
 /* One field of value n, as parsing gen_format()'s text stores it. */
 static void gen_key_field(enum gen_fmt f, uint64_t n, uint8_t *out)
 {
@@ -339,11 +348,7 @@ static void gen_key_field(enum gen_fmt f, uint64_t n, uint8_t *out)
 
 	switch (f) {
 	case GEN_ADDR4:		/* gen_check_values(): no wrap */
-		a = (uint32_t)(n + 16777216ULL * 10 + 5);
-		out[0] = (uint8_t)(a >> 24);
-		out[1] = (uint8_t)(a >> 16);
-		out[2] = (uint8_t)(a >> 8);
-		out[3] = (uint8_t)a;
+		put_be32(out, (uint32_t)(n + 16777216ULL * 10 + 5));
 		break;
 	case GEN_ADDR6:		/* 2001:db8::%04x:%04x */
 		memset(out, 0, 16);
@@ -351,10 +356,7 @@ static void gen_key_field(enum gen_fmt f, uint64_t n, uint8_t *out)
 		out[1] = 0x01;
 		out[2] = 0x0d;
 		out[3] = 0xb8;
-		out[12] = (uint8_t)(n >> 24);
-		out[13] = (uint8_t)(n >> 16);
-		out[14] = (uint8_t)(n >> 8);
-		out[15] = (uint8_t)n;
+		put_be32(out + 12, (uint32_t)n);
 		break;
 	case GEN_PORT:
 		a = (uint32_t)(n % 65534 + 1);
@@ -364,10 +366,7 @@ static void gen_key_field(enum gen_fmt f, uint64_t n, uint8_t *out)
 	case GEN_MAC:		/* 00:01:%02x:%02x:%02x:%02x */
 		out[0] = 0x00;
 		out[1] = 0x01;
-		out[2] = (uint8_t)(n >> 24);
-		out[3] = (uint8_t)(n >> 16);
-		out[4] = (uint8_t)(n >> 8);
-		out[5] = (uint8_t)n;
+		put_be32(out + 2, (uint32_t)n);
 		break;
 	case GEN_PROTO:		/* gen_keys() refuses it */
 		break;
