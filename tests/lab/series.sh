@@ -64,4 +64,20 @@ for target in "x86_64 patched retpoline" "um patched retpoline"; do
 	# Its exit status also covers a run that printed no test line.
 	tap_result "check-direct-calls passed on $target" "$rc"
 done
+
+# The checker can fail: on the baseline kernel (no series) every site the
+# series adds has a "not ok" line and the exit status is 1 (the lookup
+# site is 6.12's own: its direct calls pass there too).
+baseline_fails() {
+	local kernel report site
+
+	kernel=$("$top/kernel/builder/build" x86_64 baseline retpoline) || return 1
+	report="$top/build/check/direct-calls-x86_64-baseline-retpoline.tap"
+	FLAVOR=retpoline "$top/kernel/checks/check-direct-calls" "$kernel/vmlinux" > "$report"
+	[ $? -eq 1 ] || return 1
+	for site in dynset elemexpr objref hook chain; do
+		grep -q "^not ok [0-9]* - $site: " "$report" || { tap_diag "baseline: no failure at $site"; return 1; }
+	done
+}
+tap_check "check-direct-calls fails on x86_64 baseline retpoline at every site the series adds" baseline_fails
 tap_end
