@@ -36,23 +36,6 @@ static void check_quote(const char *s)
 			abort();
 }
 
-static int same_data(const struct elem_data *a, const struct elem_data *b)
-{
-	return !memcmp(a->value, b->value, sizeof(a->value)) &&
-	       a->verdict == b->verdict && !strcmp(a->chain, b->chain);
-}
-
-/* The same element, in the bytes elem.h says are defined. */
-static int same_elem(const struct keytype *kt, const struct elem *a,
-		     const struct elem *b)
-{
-	return !memcmp(a->key, b->key, kt->key_len) &&
-	       !memcmp(a->key_end, b->key_end, kt->key_len) &&
-	       a->is_range == b->is_range && a->has_data == b->has_data &&
-	       a->timeout_ms == b->timeout_ms &&
-	       (!a->has_data || same_data(&a->data, &b->data));
-}
-
 /*
  * The fast path, where it accepts, gives what the full parser gives (over
  * stale bytes: nothing it leaves unwritten may matter), and so does its
@@ -79,10 +62,10 @@ static void check_simple(const struct keytype *kt, const char *line)
 			abort();
 		return;
 	}
-	if (len + 2 <= sizeof(buf) && (n != len + 1 || !same_elem(kt, &scan, &fast)))
+	if (len + 2 <= sizeof(buf) && (n != len + 1 || !elem_same(kt, &scan, &fast)))
 		abort();
 	if (elem_parse_full(&full, kt, line, why, sizeof(why)) ||
-	    !same_elem(kt, &fast, &full))
+	    !elem_same(kt, &fast, &full))
 		abort();
 }
 
@@ -108,7 +91,7 @@ static void check_elem(const struct keytype *kt, const char *line)
 	    memcmp(back.key, e.key, kt->key_len) ||
 	    memcmp(back.key_end, e.key_end, kt->key_len) ||
 	    back.has_data != e.has_data ||
-	    (e.has_data && !same_data(&back.data, &e.data)))
+	    (e.has_data && !elem_data_same(&back.data, &e.data)))
 		abort();
 	check_simple(kt, text);
 }

@@ -161,20 +161,6 @@ static const struct { const char *type, *text; int fast; } cases[] = {
 	{ "ipv4_addr : ipv4_addr", "10.0.0.1 : 10.0.0.2", 1 },
 };
 
-/* The same element in the bytes elem.h says are defined. */
-static int same_elem(const struct keytype *kt, const struct elem *a,
-		     const struct elem *b)
-{
-	return !memcmp(a->key, b->key, kt->key_len) &&
-	       !memcmp(a->key_end, b->key_end, kt->key_len) &&
-	       a->is_range == b->is_range && a->timeout_ms == b->timeout_ms &&
-	       a->has_data == b->has_data &&
-	       (!a->has_data ||
-		(!memcmp(a->data.value, b->data.value, sizeof(a->data.value)) &&
-		 a->data.verdict == b->data.verdict &&
-		 !strcmp(a->data.chain, b->data.chain)));
-}
-
 static void test_parse_simple(struct tap *t)
 {
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -199,13 +185,13 @@ static void test_parse_simple(struct tap *t)
 		rs = elem_parse_simple(&fast, &kt, cases[i].text);
 		rf = elem_parse_full(&full, &kt, cases[i].text, why, sizeof(why));
 		TAP_OK(t, (rs == 0) == cases[i].fast &&
-		       (rs || (rf == 0 && same_elem(&kt, &fast, &full))),
+		       (rs || (rf == 0 && elem_same(&kt, &fast, &full))),
 		       "simple: %s '%s': %s", cases[i].type, cases[i].text,
 		       rs ? "full parser" : "fast path, same as full");
 		snprintf(line, sizeof(line), "%s\n", cases[i].text);
 		n = elem_scan_line(&scan, &kt, line);
 		TAP_OK(t, cases[i].fast ? n == strlen(line) &&
-		       same_elem(&kt, &scan, &full) : n == 0,
+		       elem_same(&kt, &scan, &full) : n == 0,
 		       "simple: %s '%s\\n' in place: %s", cases[i].type,
 		       cases[i].text, cases[i].fast ? "taken" : "left");
 	}

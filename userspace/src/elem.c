@@ -584,6 +584,22 @@ size_t elem_scan_line(struct elem *e, const struct keytype *kt,
 	return end ? (size_t)(end - text) + 1 : 0;
 }
 
+int elem_data_same(const struct elem_data *a, const struct elem_data *b)
+{
+	return !memcmp(a->value, b->value, sizeof(a->value)) &&
+	       a->verdict == b->verdict && !strcmp(a->chain, b->chain);
+}
+
+int elem_same(const struct keytype *kt, const struct elem *a,
+	      const struct elem *b)
+{
+	return !memcmp(a->key, b->key, kt->key_len) &&
+	       !memcmp(a->key_end, b->key_end, kt->key_len) &&
+	       a->is_range == b->is_range && a->has_data == b->has_data &&
+	       a->timeout_ms == b->timeout_ms &&
+	       (!a->has_data || elem_data_same(&a->data, &b->data));
+}
+
 int elem_parse(struct elem *e, const struct keytype *kt, const char *text,
 	       char *why, size_t whylen)
 {

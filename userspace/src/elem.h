@@ -47,6 +47,13 @@ int elem_parse_simple(struct elem *e, const struct keytype *kt,
  */
 size_t elem_scan_line(struct elem *e, const struct keytype *kt,
 		      const char *text);
+/*
+ * The same element in the bytes the parsers define (see above): what the
+ * fast path and elem_parse_full() must agree on.
+ */
+int elem_same(const struct keytype *kt, const struct elem *a,
+	      const struct elem *b);
+int elem_data_same(const struct elem_data *a, const struct elem_data *b);
 int elem_parse_full(struct elem *e, const struct keytype *kt, const char *text,
 		    char *why, size_t whylen);
 int elem_format(const struct keytype *kt, const uint8_t *key,
