@@ -11,11 +11,12 @@ NFTLAB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export NFTLAB_TOP NFTLAB_CACHE CCACHE_DIR CCACHE_NOHASHDIR
 
 # Overridable so that tests can feed a deliberately broken series or config.
-: "${NFTLAB_PATCHES:=${NFTLAB_TOP}/kernel/series/patches}"
+# NFTLAB_PATCHES from the environment wins over the base's own series.
+_nftlab_env_patches=${NFTLAB_PATCHES:-}
 : "${NFTLAB_CONFIGS:=${NFTLAB_TOP}/kernel/config}"
 # The series's subject prefix, for its patches and its cover letter.
 export NFTLAB_SERIES_PREFIX="PATCH nf-next v4"
-export NFTLAB_PATCHES NFTLAB_CONFIGS
+export NFTLAB_CONFIGS
 
 # The lab knob's sysctl name (lab patch 0006 registers it).
 force_indirect_sysctl() { printf '%s\n' "$(<"${NFTLAB_TOP}/kernel/series/force-indirect-sysctl")"; }
@@ -23,17 +24,53 @@ force_indirect_sysctl() { printf '%s\n' "$(<"${NFTLAB_TOP}/kernel/series/force-i
 log() { printf '[nftlab] %s\n' "$*" >&2; }
 die() { printf 'nftlab: %s\n' "$*" >&2; exit 1; }
 
-# The pinned Debian version of linux-source-6.12.
-pinned_base_version() {
-	tr -d ' \n' < "${NFTLAB_TOP}/kernel/builder/base-version"
+# The bases a kernel is built from: kernel/builder/bases/NAME each, one
+# "key: value" per line (package, pin, suite, patches).
+known_bases() { (cd "${NFTLAB_TOP}/kernel/builder/bases" && printf '%s\n' *); }
+
+# base_field KEY: that field of the current base's file.
+base_field() {
+	local v
+
+	v=$(sed -n "s/^$1: *//p" "${NFTLAB_TOP}/kernel/builder/bases/${NFTLAB_BASE}")
+	[ -n "$v" ] || die "kernel/builder/bases/${NFTLAB_BASE} has no '$1:' line"
+	printf '%s\n' "$v"
 }
 
-# The version actually fetched: the pin, or the newest 6.12.y when the
-# archive no longer serves the pin (kernel/builder/fetch-base records it).
-base_version() {
-	local f="${NFTLAB_CACHE}/base/current"
+# set_base NAME: every function below then speaks of that base (6.12 when
+# no one says otherwise, so that nothing that existed changes meaning).
+set_base() {
+	[ -f "${NFTLAB_TOP}/kernel/builder/bases/$1" ] ||
+		die "unknown base '$1' (known: $(known_bases | paste -sd ' ' -))"
+	NFTLAB_BASE=$1
+	NFTLAB_PATCHES=${_nftlab_env_patches:-${NFTLAB_TOP}/$(base_field patches)}
+	export NFTLAB_BASE NFTLAB_PATCHES
+}
 
-	[ -s "$f" ] || die "base tree not fetched yet: run kernel/builder/fetch-base"
+# The Debian package of the base, e.g. linux-source-7.3.
+base_package() { base_field package; }
+
+# The pinned Debian version of the base's package.
+pinned_base_version() { base_field pin; }
+
+# Where the base's fetched package and its bookkeeping live.  6.12 keeps
+# the directory it had before there were two bases, so its cache stays valid.
+base_dir() {
+	if [ "$NFTLAB_BASE" = 6.12 ]; then
+		printf '%s/base\n' "$NFTLAB_CACHE"
+	else
+		printf '%s/base-%s\n' "$NFTLAB_CACHE" "$NFTLAB_BASE"
+	fi
+}
+
+# The version actually fetched: the pin, or the newest version of the
+# package when the archive no longer serves the pin (kernel/builder/fetch-base
+# records it).
+base_version() {
+	local f
+
+	f="$(base_dir)/current"
+	[ -s "$f" ] || die "base tree $NFTLAB_BASE not fetched yet: run kernel/builder/fetch-base --base $NFTLAB_BASE"
 	cat "$f"
 }
 
@@ -50,6 +87,7 @@ upstream_version() {
 # kernel_out NAME: where the kernel NAME (ARCH-VARIANT-FLAVOR[-TOOLCHAIN]
 # [-EXTRA]...[-TAG]) of the fetched version is built and installed.  The
 # last three fail (after base_version's message) while nothing is fetched.
+# Versions differ between bases, so the bases share these directories.
 src_dir() { printf '%s/src/linux-%s\n' "$NFTLAB_CACHE" "$1"; }
 base_src() { local v; v=$(base_version) || return 1; src_dir "$v"; }
 kernel_obj() { local v; v=$(base_version) || return 1; printf '%s/build/%s/%s\n' "$NFTLAB_CACHE" "$v" "$1"; }
@@ -112,12 +150,16 @@ check_arch() {
 	esac
 }
 
-# Serialises everything that checks out or builds in the shared source tree.
+# Serialises everything that checks out or builds in the base's source tree.
 with_tree_lock() {
 	mkdir -p "$NFTLAB_CACHE"
-	exec 9>"${NFTLAB_CACHE}/tree.lock"
+	local lock="${NFTLAB_CACHE}/tree.lock"
+
+	# One lock per base tree (6.12 keeps the name it had).
+	[ "$NFTLAB_BASE" = 6.12 ] || lock="${NFTLAB_CACHE}/tree-${NFTLAB_BASE}.lock"
+	exec 9>"$lock"
 	if ! flock -n 9; then
-		log "waiting for another nftlab build to release ${NFTLAB_CACHE}/tree.lock"
+		log "waiting for another nftlab build to release $lock"
 		flock 9
 	fi
 }
@@ -139,3 +181,5 @@ toolchain_make_vars() {
 	fi
 	printf '%s\n' "LLVM=${v:-1}" "CC=ccache clang$v" "HOSTCC=ccache clang$v"
 }
+
+set_base "${NFTLAB_BASE:-6.12}"
