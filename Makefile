@@ -4,6 +4,11 @@
 SHELL := /bin/bash
 NFTLAB_CACHE ?= $(HOME)/.cache/nftlab
 export NFTLAB_CACHE
+# BASE=7.3 selects the upstream base tree for the kernel targets (default
+# 6.12, the LTS; kernel/builder/bases/).
+ifneq ($(BASE),)
+export NFTLAB_BASE := $(BASE)
+endif
 
 .PHONY: all deps check check-full check-series check-debug bench bench-quick t0 tcg-plugin kernels userspace clean help
 
@@ -28,7 +33,7 @@ check: deps
 check-full: deps
 	@NFTLAB_CHECK_FULL=1 tests/run-check
 
-## check-series  bisect check (UML kernel after every patch) and the x86_64 build matrix: modules, RETPOLINE=n, clang + W=1, IBT, kCFI
+## check-series  bisect check (UML kernel after every patch) and the x86_64 build matrix: modules, RETPOLINE=n, clang + W=1, IBT, kCFI; BASE=7.3: every 7.3 lab kernel built and booted
 check-series: deps
 	@kernel/checks/check-series
 
@@ -40,11 +45,12 @@ check-debug: deps userspace
 tcg-plugin: deps
 	$(MAKE) -C nft_concat_range/tcg O=$(CURDIR)/build/tcg
 
-## t0            T0 only: exact per-packet counts, x86_64 kernels under QEMU TCG (results in build/results/t0-<timestamp>/)
+## t0            T0 only: exact per-packet counts, x86_64 kernels under QEMU TCG (results in build/results/t0-<timestamp>/; BASE=7.3: the 7.3 baseline)
 t0: deps tcg-plugin
-	@python3 nft_concat_range/t0.py run --results build/results/t0-$$(date -u +%Y%m%dT%H%M%SZ)
+	@python3 nft_concat_range/t0.py run $(if $(BASE),--base $(BASE) $(if $(filter-out 6.12,$(BASE)),--variants baseline)) \
+		--results build/results/t0$(if $(BASE),-$(BASE))-$$(date -u +%Y%m%dT%H%M%SZ)
 
-## kernels       build all UML lab kernels ({baseline,patched} x {retpoline,eibrs,plain})
+## kernels       build all UML lab kernels ({baseline,patched} x {retpoline,eibrs,plain}; BASE=7.3 for upstream's)
 kernels: deps
 	@for v in baseline patched; do for f in retpoline eibrs plain; do \
 		kernel/builder/build um $$v $$f >/dev/null || exit 1; done; done

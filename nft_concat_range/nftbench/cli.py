@@ -3,8 +3,10 @@
 validate, drift; nft_concat_range/bench is ncr.py bench) and t0.py (run,
 report, validate)."""
 import argparse
+import os
 
 from . import __doc__ as package_doc
+from . import lab
 from .model import DEFAULT_T2_LOOKUPS, DEV, ROLES
 from .tables import ALL_TABLES
 
@@ -119,6 +121,11 @@ def t0_main(argv=None):
     r.add_argument("--quick", action="store_true", help="a few scenarios, small counts")
     r.add_argument("--rounds", type=int, default=2, help="boots per kernel and command line")
     r.add_argument("--reps", type=int, default=1, help="passes over the cells in each boot")
+    r.add_argument("--base", default=os.environ.get("NFTLAB_BASE", "6.12"), choices=lab.bases(),
+                   help="the kernels' base tree (kernel/builder/bases/): 6.12 or 7.3")
+    r.add_argument("--nft", default="host",
+                   help="the guest's nft (kernel/runner/lab-run --nft): host (default: the same ruleset bytecode"
+                        " for every base, so counts compare across bases), current or a prefix")
     r.add_argument("--variants", default="baseline,patched")
     r.add_argument("--mitigations", default=",".join(t0.MITIGATIONS))
     r.add_argument("--no-build", dest="build", action="store_false")

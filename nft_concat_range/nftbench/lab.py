@@ -16,6 +16,7 @@ SUITE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # nft_conc
 TOP = os.path.dirname(SUITE)
 
 KERNEL_BUILD = os.path.join(TOP, "kernel", "builder", "build")
+BASES = os.path.join(TOP, "kernel", "builder", "bases")
 FETCH_BASE = os.path.join(TOP, "kernel", "builder", "fetch-base")
 LAB_RUN = os.path.join(TOP, "kernel", "runner", "lab-run")
 KNOB_FILE = os.path.join(TOP, "kernel", "series", "force-indirect-sysctl")
@@ -24,6 +25,11 @@ NFTLAB = os.path.join(TOP, "userspace", "build", "nftlab")
 
 # The image kernel/builder/build leaves in a kernel directory, per architecture.
 IMAGES = {"um": "linux", "x86_64": "bzImage"}
+
+
+def bases():
+    """The base trees a kernel can be built from (kernel/builder/bases/)."""
+    return sorted(os.listdir(BASES))
 
 
 def base_src():
@@ -66,10 +72,14 @@ def build_info(kdir):
     return info
 
 
-def lab_run(arch, kdir, results, timeout, cmd, append=None, qemu_args=()):
+def lab_run(arch, kdir, results, timeout, cmd, append=None, qemu_args=(), nft=None):
     """kernel/runner/lab-run's command line booting KDIR and running CMD (a list)
-    in it, RESULTS writable, killed after TIMEOUT seconds."""
+    in it, RESULTS writable, killed after TIMEOUT seconds; NFT: the guest's
+    nft (lab-run --nft: host, current or a prefix; None: lab-run's default
+    for the base)."""
     argv = [LAB_RUN, "--arch", arch, "--kernel", kdir, "--results", results, "--timeout", str(timeout)]
+    if nft:
+        argv += ["--nft", nft]
     if append:
         argv += ["--append", append]
     for a in qemu_args:

@@ -171,4 +171,5 @@ def drop_cell_id(cid):
 def parse_cell_id(cid):
     """The fields a sample's cell ID encodes (table, type, backend, n, tag)."""
     c = cid.split("/")
-    return dict(table=c[0], type=c[1], backend=c[2], n=int(c[3][1:]), tag="-aa" if c[4].endswith("-aa") else "")
+    # c[4] is "k" + the one-character knob + the tag
+    return dict(table=c[0], type=c[1], backend=c[2], n=int(c[3][1:]), tag=c[4][2:])

@@ -19,7 +19,9 @@ THUNK_RE = re.compile(r"^(__x86_indirect_(call_|jump_|its_)?thunk_\w+|__x86_retu
 COUNT_RE = re.compile(r"^(nft_do_chain\w*|nf_hook_slow|__dev_queue_xmit|nft_lookup_eval|nft_dynset_eval"
                       r"|__?nft_set_do_lookup|nft_(hash|rhash|bitmap|rbtree|pipapo)\w*_(lookup|update|delete)\w*"
                       r"|nft_pipapo_avx2_lookup|nft_objref\w*_eval|nft_counter_eval|nft_immediate_eval"
-                      r"|nft_counter_obj_eval|ipv4_conntrack_(in|defrag))$")
+                      r"|nft_counter_obj_eval|ipv4_conntrack_(in|defrag)"
+                      # 7.3's rbtree lookup: lib/bsearch.c and its comparators
+                      r"|bsearch|nft_array_\w+_cmp)$")
 # A snapshot each time the guest reads a pktgen device file (run-plan does
 # after every configuration command and after every run).
 MARKS = ("pktgen_if_show",)
@@ -150,7 +152,7 @@ def kernel_stamp(kdir):
     return (lab.build_info(kdir) or {}).get("stamp")
 
 
-def boot(rawdir, kdir, syms, plugin, variant, mitigation, rnd, quick, counts, reps, keep_done=False):
+def boot(rawdir, kdir, syms, plugin, variant, mitigation, rnd, quick, counts, reps, keep_done=False, nft=None):
     """One QEMU boot running every cell of the variant with counted pktgen runs."""
     name = "%s-%s-r%d" % (variant, mitigation, rnd)
     bdir = os.path.join(rawdir, name)
@@ -170,7 +172,8 @@ def boot(rawdir, kdir, syms, plugin, variant, mitigation, rnd, quick, counts, re
                       env + [lab.RUN_PLAN, os.path.join(bdir, "plan"), os.path.join(bdir, "out")],
                       append="spectre_v2=%s nokaslr" % mitigation,
                       qemu_args=("-icount", "shift=0,sleep=off", "-plugin",
-                                 "%s,syms=%s,out=%s" % (plugin, symf, countsf)))
+                                 "%s,syms=%s,out=%s" % (plugin, symf, countsf)),
+                      nft=nft)
     log("boot %s: %d cells x %d counted runs (QEMU TCG)" % (name, ncells, len(counts)))
     # the kernel QEMU loads now: another build may replace it meanwhile
     stamp = kernel_stamp(kdir)
@@ -186,11 +189,23 @@ def boot(rawdir, kdir, syms, plugin, variant, mitigation, rnd, quick, counts, re
     return rc
 
 
+def base_version(kdirs):
+    """The base package and version the kernels were built from (their
+    BUILD-INFO's base: line), or None when none was built."""
+    seen = {(lab.build_info(k) or {}).get("base") for k in kdirs.values() if k}
+    seen.discard(None)
+    if len(seen) > 1:
+        raise SystemExit("t0: kernels of different bases in one run: %s" % ", ".join(sorted(seen)))
+    return seen.pop() if seen else None
+
+
 def run(args):
     """t0.py run: every boot of ARGS (see cli.t0_main), then the report."""
     t0dir = os.path.join(args.results, "t0")
     rawdir = os.path.join(t0dir, "raw")
     os.makedirs(rawdir, exist_ok=True)
+    # kernel/builder/build and lab-run take the base from the environment
+    os.environ["NFTLAB_BASE"] = args.base
     plugin = build_plugin()
     variants = args.variants.split(",")
     mitigations = args.mitigations.split(",")
@@ -209,10 +224,11 @@ def run(args):
             for m in mitigations:
                 if kdirs[v]:
                     failed += boot(rawdir, kdirs[v], syms[v], plugin, v, m, rnd, args.quick, counts, args.reps,
-                                   args.keep_done) != 0
+                                   args.keep_done, args.nft) != 0
     write(os.path.join(t0dir, "run.json"), json.dumps(dict(
         quick=args.quick, rounds=args.rounds, reps=args.reps, variants=variants, mitigations=mitigations,
-        counts=list(counts), cpu=cpu_model(), kernels={v: kdirs[v] for v in variants}), indent=1) + "\n")
+        counts=list(counts), cpu=cpu_model(), kernels={v: kdirs[v] for v in variants},
+        base=args.base, base_version=base_version(kdirs), nft=args.nft), indent=1) + "\n")
     rc = t0.report(args.results)
     print("\nresults: %s" % os.path.join(t0dir, "t0.md"))
     return 1 if failed or rc else 0

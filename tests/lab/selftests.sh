@@ -1,17 +1,19 @@
 #!/bin/bash
 # The base tree's nft_concat_range.sh (plus the fixes in selftest-fixes/)
-# in the patched retpoline UML kernel, once with the lab knob off (direct
-# calls) and once with it on (every nf_tables direct call forced back to an
-# indirect call).
+# in the lab's UML retpoline kernel of the base (NFTLAB_BASE: 6.12 unless
+# set; 7.3 is upstream).  Where the base's series has feature patches, the
+# patched kernel runs it twice: once with the lab knob off (direct calls)
+# and once with it on (every nf_tables direct call forced back to an
+# indirect call).  A base without feature patches yet (7.3) runs its
+# baseline kernel once, on 2 vCPUs where its UML has SMP.
 #
-# Groups: reported_issues, correctness, concurrency and timeout are all
-# that 6.12.117's script has besides performance (the suite covers that).
+# 6.12.117's groups: reported_issues, correctness, concurrency and timeout
+# besides performance (the suite covers that); 7.3 adds correctness_large.
 # make check (warm budget 15 min): reported_issues and correctness with the
-# knob off, correctness with it on (the ICMP cases alone take about 2 min a
-# group in UML); timeout, concurrency (about 1 min per set type, 7 min a
-# run) and the rest only with NFTLAB_CHECK_FULL=1 (make check-full), which
-# runs all four both ways.
-# NFTLAB_SELFTEST_GROUPS overrides the groups of both runs.
+# knob off (or on the baseline), correctness with it on (the ICMP cases
+# alone take about 2 min a group in UML); the other groups only with
+# NFTLAB_CHECK_FULL=1 (make check-full), which runs them all both ways.
+# NFTLAB_SELFTEST_GROUPS overrides the groups of every run.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tap.sh
@@ -20,57 +22,73 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/kernel/lib.sh"
 
 all_groups="reported_issues correctness concurrency timeout"
+[ "$NFTLAB_BASE" = 6.12 ] || all_groups="reported_issues correctness correctness_large concurrency timeout"
 groups_off=${NFTLAB_SELFTEST_GROUPS:-reported_issues correctness}
 groups_on=${NFTLAB_SELFTEST_GROUPS:-correctness}
 if [ "${NFTLAB_CHECK_FULL:-0}" = 1 ] && [ -z "${NFTLAB_SELFTEST_GROUPS:-}" ]; then
 	groups_off=$all_groups groups_on=$all_groups
 fi
-: "${NFTLAB_KNOB_SYSCTL:=$(force_indirect_sysctl)}"
 
-kernel=$("$top/kernel/builder/build" um patched retpoline) || tap_bail "cannot build um patched retpoline"
-tap_diag "kernel: $(sed -n 's/^base: //p' "$kernel/BUILD-INFO"), um patched retpoline"
+# The runs: knob-off and knob-on of the patched kernel, or the baseline.
+if [ -n "$(series_patches feature)" ]; then
+	variant=patched runs="knob-off knob-on"
+	: "${NFTLAB_KNOB_SYSCTL:=$(force_indirect_sysctl)}"
+else
+	variant=baseline runs="baseline"
+fi
+kernel=$("$top/kernel/builder/build" um "$variant" retpoline) || tap_bail "cannot build um $variant retpoline"
+cpus=1
+grep -qx 'CONFIG_SMP=y' "$kernel/config" && cpus=2
+tap_diag "kernel: $(sed -n 's/^base: //p' "$kernel/BUILD-INFO"), um $variant retpoline, $cpus vCPU(s)"
 run="$top/build/check/selftests"
+[ "$NFTLAB_BASE" = 6.12 ] || run+="-$NFTLAB_BASE"
 rm -rf "$run"
 mkdir -p "$run"
 
-# UML is uniprocessor and the host has two cores: the two guests run side
-# by side, their reports in a fixed order after.  Not with the timeout
-# group: its 3-second elements expired before the check on a loaded host
+# Each guest keeps one host core busy and the host has two: the two
+# guests of the patched kernel run side by side, their reports in a fixed
+# order after.  Not with the timeout group: its 3-second elements expired
+# before the check on a loaded host
 # (docs/results/selftests-ct-20261201T181000Z/), so those runs go one at
 # a time.
 parallel=1
 case " $groups_off $groups_on " in *" timeout "*) parallel=0 ;; esac
 
-# guest KNOB GROUPS VALUE: one guest; its exit status and time in DIR/exit.
+# guest RUN GROUPS [SYSCTL=VALUE]: one guest; its exit status and time in
+# DIR/exit.
 guest() {
-	local dir="$run/knob-$1" start=$SECONDS rc
+	local dir="$run/$1" label=$1 groups=$2 start=$SECONDS rc
+	shift 2
 
-	"$top/kernel/runner/lab-run" --kernel "$kernel" --results "$dir" --timeout 1500 -- \
-		"$top/tests/lab/guest-selftests.sh" "knob-$1" "$2" \
-		"$NFTLAB_KNOB_SYSCTL=$3" >"$dir/console.log" 2>&1
+	"$top/kernel/runner/lab-run" --kernel "$kernel" --cpus "$cpus" --results "$dir" --timeout 1500 -- \
+		"$top/tests/lab/guest-selftests.sh" "$label" "$groups" "$@" >"$dir/console.log" 2>&1
 	rc=$?
 	echo "$rc $((SECONDS - start))" >"$dir/exit"
 }
 
-for knob in off on; do
-	dir="$run/knob-$knob"
+for r in $runs; do
+	dir="$run/$r"
 	mkdir -p "$dir"
 	"$top/tests/lab/extract-selftests" "$dir" > "$dir/extract.tap"
-	tap_forward "knob $knob: " "$dir/extract.tap"
-	val=0 groups=$groups_off
-	if [ "$knob" = on ]; then val=1 groups=$groups_on; fi
-	tap_diag "knob $knob: booting the guest: groups $groups"
+	tap_forward "$r: " "$dir/extract.tap"
+	args=()
+	case "$r" in
+	knob-off) groups=$groups_off args=("$NFTLAB_KNOB_SYSCTL=0") ;;
+	knob-on) groups=$groups_on args=("$NFTLAB_KNOB_SYSCTL=1") ;;
+	*) groups=$groups_off ;;
+	esac
+	tap_diag "$r: booting the guest: groups $groups"
 	if [ "$parallel" = 1 ]; then
-		guest "$knob" "$groups" "$val" &
+		guest "$r" "$groups" "${args[@]}" &
 	else
-		guest "$knob" "$groups" "$val"
+		guest "$r" "$groups" "${args[@]}"
 	fi
 done
 wait
-for knob in off on; do
-	dir="$run/knob-$knob"
+for r in $runs; do
+	dir="$run/$r"
 	read -r rc secs <"$dir/exit" || rc=1 secs='?'
-	tap_diag "knob $knob: guest exited $rc after ${secs}s (console: $dir/console.log)"
-	tap_report "" "$dir/knob-$knob.tap" "$dir/console.log"
+	tap_diag "$r: guest exited $rc after ${secs}s (console: $dir/console.log)"
+	tap_report "" "$dir/$r.tap" "$dir/console.log"
 done
 tap_end

@@ -16,7 +16,7 @@ mkdir -p "$top/build/check"
 src=$(base_src)
 for v in baseline patched; do
 	branch=$("$top/kernel/builder/prepare-tree" "$v" 2>"$top/build/check/prepare-$v.err")
-	tap_check "the $v series applies on linux-source-6.12 $(base_version)" test -n "$branch"
+	tap_check "the $v series applies on $(base_package) $(base_version)" test -n "$branch"
 done
 
 # Known checkpatch exceptions, by message type, each with its reason:

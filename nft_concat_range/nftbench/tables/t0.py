@@ -64,6 +64,9 @@ SCHEMA = "nftlab-t0/1"
 COUNTS = (1000, 1000, 3000)
 MITIGATIONS = ("retpoline", "off")
 QUICK_ENTRIES = 10
+# The larger rbtree set, and the tag of its cells.
+LARGE_ENTRIES = 10000
+LARGE_TAG = "-10k"
 # Instructions per packet may move by one or two between runs (data
 # placement); more than this means the counting itself is broken.  Except
 # where the data differ by design: an rhash set seeds its hash at random
@@ -87,10 +90,17 @@ def scenarios(variant, quick=False):
     egress = [cell("T0", "net_port", "nohook", 0, "-"), cell("T0", "net_port", "egress", 1, "-")]
     if quick:
         egress = egress[1:]
+    # The rbtree backend's lookup grows with the set (log2 N probes in
+    # 7.3's array): its own group with a larger set ("-10k"; the main
+    # group's sets hold entries_for(None) = the type's 1000).
+    large = [cell("T0", "net_port", b, n, k, LARGE_TAG) for k in knobs for b, n in (("drop", 0), ("rbtree", 1))]
     dyn = [cell("T0", "dynset", "dynset", 1, k) for k in knobs]
     groups = [(dict(gid="T0-net_port", mode="ingress", type="net_port"), ing),
               (dict(gid="T0-egress", mode="egress", type="net_port"), egress),
               (dict(gid="T0-dynset", mode="ingress", type="dynset"), dyn)]
+    if not quick:
+        groups.insert(1, (dict(gid="T0-net_port" + LARGE_TAG, mode="ingress", type="net_port",
+                               entries=LARGE_ENTRIES), large))
     # What hooks that are not nf_tables chains pay for the hook entry's
     # direct call (generators.CT_HOOKS): conntrack's defrag and conntrack
     # hooks alone at prerouting ("ctonly", less "ctbase": the netdev chain
@@ -109,14 +119,20 @@ def write_plan(plandir, variant, quick, reps=1, dev=DEV):
     # quick: 10 entries per set instead of 1000: loading them under TCG
     # dominates a quick boot, and what is counted stays exact either way.
     entries = QUICK_ENTRIES if quick else None
-    p = packet(tdef, entries)
     lines = ["# nftlab T0 plan: %s" % variant] + table_lines()
     ncells = 0
     for g, cells in scenarios(variant, quick):
         setsf, extra = "-", "-"
+        n = g.get("entries", entries)
+        p = packet(tdef, n)
         if g["type"] == "net_port" and g["mode"] == "ingress":
-            setsf = "sets-net_port.nft"
-            write(os.path.join(plandir, setsf), gen_sets(set_defs(tdef, entries), dev))
+            setsf = "sets-net_port%s.nft" % ("" if n == entries else "-%d" % n)
+            defs = set_defs(tdef, n)
+            if n != entries:
+                # only the sets this group's cells look up
+                used = {BACKENDS[c["backend"]].set for c in cells if c["backend"] in BACKENDS}
+                defs = [d for d in defs if d[0] in used]
+            write(os.path.join(plandir, setsf), gen_sets(defs, dev))
         elif g["type"] == "dynset":
             setsf = "sets-dynset.nft"
             write(os.path.join(plandir, setsf), gen_dynset_sets(dev))
@@ -298,9 +314,10 @@ def short_cell(cid):
         return "dynset update"
     if backend in CT_LABELS:
         return CT_LABELS[backend]
+    size = " %s" % c["tag"].lstrip("-") if c["tag"] else ""
     if backend == "drop":
-        return "drop (hook only)"
-    return "%s %s" % (backend, n)
+        return "drop (hook only)%s" % size
+    return "%s %s%s" % (backend, n, size)
 
 
 def render(t0):
@@ -312,7 +329,11 @@ def render(t0):
            " printed the same numbers" % (run["rounds"], run.get("reps", 1)),
            "  per packet: inside pktgen's call of netif_receive_skb() (ingress) or __dev_queue_xmit()"
            " (egress), interrupts excluded",
-           "  host CPU: %s (counts do not depend on it)" % run.get("cpu", "?"), ""]
+           "  host CPU: %s (counts do not depend on it)" % run.get("cpu", "?")]
+    # runs before there were two bases were all 6.12 with the host's nft
+    if "base_version" in run:
+        out.append("  base: %s; guest nft: %s" % (run["base_version"], run.get("nft", "host")))
+    out.append("")
     hdr = ["scenario", "kernel", "spectre_v2", "knob", "insns", "ind.thunks", "ret.thunks", "ind.other",
            "same"]
     rows = []
