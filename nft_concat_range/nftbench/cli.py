@@ -131,7 +131,7 @@ def t0_main(argv=None):
     r.add_argument("--no-build", dest="build", action="store_false")
     r.add_argument("--keep-done", action="store_true",
                    help="keep the boots RESULTS already holds that exited 0 with the same kernel build and counts")
-    p = sub.add_parser("report", help="t0.json and t0.md from the raw counts")
+    p = sub.add_parser("report", help="t0.json and t0.md from the raw counts (t0.md from t0.json without raw/)")
     p.add_argument("results")
     p.add_argument("--quiet", action="store_true")
     v = sub.add_parser("validate", help="TAP checks of a T0 run")

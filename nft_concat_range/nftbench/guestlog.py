@@ -18,10 +18,10 @@ a "record" field:
 
 read_out() turns them into the samples, loads and guest dict of schema
 nftlab-bench/1 (model.SCHEMA), whose load rows keep "same" as "1", "0"
-or "-" and whose samples carry their cell's ID.  T0's stored runs predate
-records.jsonl and are re-rendered from their raw samples, so the TSV
-files of that time (samples.tsv, loads.tsv, guest-info.txt) are read too
-when a boot has no records.jsonl.
+or "-" and whose samples carry their cell's ID.  T0 runs recorded before
+records.jsonl (the stored ones: their raw/ trees are in git history,
+docs/results/ keeps t0.json) wrote TSV files (samples.tsv, loads.tsv,
+guest-info.txt), which are read when a boot has no records.jsonl.
 """
 import json
 import os
@@ -82,7 +82,7 @@ def read_out(outdir, boot, role=None):
 
 
 # --------------------------------------------------------------------------
-# Before records.jsonl (stored T0 runs): tab-separated files.
+# Before records.jsonl (the stored T0 runs' raw/): tab-separated files.
 # --------------------------------------------------------------------------
 LOAD_FIELDS = ("gid", "type", "nft_s", "nftlab_s", "same")
 

@@ -51,8 +51,8 @@ def read_results(resdir):
 
 def read_stored(resdir):
     """(meta, boots) from RESDIR/results.json, for a results directory kept
-    without its raw/ tree (docs/results/ stores only results.json).  None
-    if absent."""
+    without its raw/ tree (docs/results/ stores results.json, not raw/).
+    None if absent."""
     res = read_results(resdir)
     return None if res is None else stored(res)
 
@@ -71,11 +71,12 @@ def read_t0(resdir, source):
 
 def load_run(resdir):
     """(meta, boots, source) of a results directory: what bench recorded
-    (bench.json, raw/) when present, else what its results.json stored
-    (docs/results/ keeps only that, and its raw/ trees, where kept, are
-    of an older format the report no longer reads)."""
+    (bench.json and raw/) when both are present, else what its
+    results.json stored (a run in docs/results/ keeps results.json and
+    bench.json, not raw/)."""
     run = runlog.read_run(resdir)
-    if run is None and os.path.isfile(os.path.join(resdir, "results.json")):
+    recorded = run is not None and os.path.isdir(os.path.join(resdir, "raw"))
+    if not recorded and os.path.isfile(os.path.join(resdir, "results.json")):
         meta, boots = read_stored(resdir)
         return meta, boots, "results.json"
     boots = read_boots(resdir)

@@ -8,7 +8,7 @@ import os
 from . import basecmp, loads
 from .analysis import Analysis, noise_floor
 from .files import write
-from .ingest import load_run, read_t0
+from .ingest import load_run, read_results, read_t0
 from .model import DEFAULT_T2_LOOKUPS, SCHEMA, TYPE_ORDER, TYPES
 from .plots import plot_tables
 from .render import header_text, invalid_details
@@ -56,6 +56,9 @@ def report(resdir, quiet=False):
             texts += ["(no SVG: %s)" % plot_errs[t], ""]
     load_rows = loads.load_table([r for b in boots for r in b["loads"]], TYPE_ORDER,
                                  {t: TYPES[t].entries for t in TYPES})
+    if not load_rows and source == "results.json":
+        # stored before results.json carried load_samples: its table only
+        load_rows = (read_results(resdir) or {}).get("loads") or []
     if load_rows:
         texts += [loads.render_loads(load_rows, {t: TYPES[t].display for t in TYPES}), ""]
     inv = invalid_details(boots)

@@ -188,8 +188,12 @@ def run_ministat(a, b, name_a, name_b, workdir):
     for path, xs in ((fa, a), (fb, b)):
         with open(path, "w") as f:
             f.write("".join("%.6f\n" % x for x in xs))
-    r = subprocess.run(["ministat", "-c", "95", "-w", "72", fa, fb],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # Named relative to the results directory (ministat/NAME): the output
+    # legend quotes the file names, and a report must not depend on where
+    # its directory lies (a stored run re-renders byte for byte anywhere).
+    top, sub = os.path.split(os.path.normpath(workdir))
+    r = subprocess.run(["ministat", "-c", "95", "-w", "72", os.path.join(sub, name_a), os.path.join(sub, name_b)],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=top or ".")
     out = r.stdout
     lines = out.splitlines()
     for i, line in enumerate(lines):

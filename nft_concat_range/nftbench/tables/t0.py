@@ -48,7 +48,7 @@ import os
 from fractions import Fraction
 
 from .. import guestlog
-from ..files import write
+from ..files import read_json, write
 from ..generators import (CT_HOOKS, CT_PGOPTS, gen_dynset_rules, gen_dynset_sets, gen_ingress_table, gen_sets, packet,
                           set_defs)
 from ..model import BACKENDS, DEV, DYNSET_SRC, TYPES, cell, parse_cell_id
@@ -366,10 +366,17 @@ def render(t0):
 
 
 def report(results, quiet=False):
-    """t0.json and t0.md of RESULTS/t0 from its raw counts."""
-    t0 = analyse(results)
+    """t0.json and t0.md of RESULTS/t0 from its raw counts; t0.md alone
+    from t0.json when raw/ is absent (a stored run: docs/results/ keeps
+    t0.json, the report is a function of it)."""
     t0dir = os.path.join(results, "t0")
-    write(os.path.join(t0dir, "t0.json"), json.dumps(t0, indent=1, sort_keys=True) + "\n")
+    if os.path.isdir(os.path.join(t0dir, "raw")):
+        t0 = analyse(results)
+        write(os.path.join(t0dir, "t0.json"), json.dumps(t0, indent=1, sort_keys=True) + "\n")
+    else:
+        t0 = read_json(os.path.join(t0dir, "t0.json"))
+        if t0 is None:
+            raise SystemExit("t0: %s has neither raw/ nor t0.json" % t0dir)
     text = render(t0)
     write(os.path.join(t0dir, "t0.md"), "```\n" + text + "\n```\n")
     if not quiet:

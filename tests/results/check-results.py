@@ -1,0 +1,283 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Usage: tests/results/check-results.py [--tap-start N] [--count-file PATH]
+
+The results policy of docs/results/ (its README.md), as TAP:
+- no stored run over 1 MB, docs/results/ under 5 MB;
+- every stored run is cited by name in a file outside it, or its line in
+  docs/results/README.md says why it stays ("Kept: ..."); that list names
+  every stored run and no other; every run directory has a README.md;
+- every "[[include PATH]]" line of the tree names a file that exists;
+- every stored report renders again, byte for byte, from the files kept:
+  bench reports (ncr.py report) and the excerpts cut from them
+  (series-figures --bench-table/--bench-backend), T0 reports (t0.py
+  report) and their per-patch excerpts (series-figures), commit-cost
+  reports (commit-cost --render), userspace-bench tables (bench.sh
+  --report).  Each renderer runs on a copy in a temporary directory.
+
+Run from any directory; it checks the tree it is part of."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(TOP, "nft_concat_range"))
+from nftbench import tap as taplib  # noqa: E402
+
+RESULTS = "docs/results"
+RUN_MAX = 1000 * 1000
+TOTAL_MAX = 5 * 1000 * 1000
+NCR = os.path.join(TOP, "nft_concat_range", "ncr.py")
+T0PY = os.path.join(TOP, "nft_concat_range", "t0.py")
+COMMIT_COST = os.path.join(TOP, "nft_concat_range", "commit-cost")
+FIGURES = os.path.join(TOP, "kernel", "series", "series-figures")
+USERSPACE_BENCH = os.path.join(TOP, "userspace", "bench.sh")
+INCLUDE_RE = re.compile(rb"^\[\[include (\S+)\]\]$", re.M)
+LISTED_RE = re.compile(r"^- `([^`/]+)/?`")
+EXCERPT_RE = re.compile(r"^t(\d+)(?:-(\w+))?-excerpt\.txt$")
+DELTA_RE = re.compile(r"series-figures --delta (\d+) (docs/results/[\w.-]+) DIR DIR/series/(delta-\d+\.txt)")
+
+
+def tree_files():
+    """Every file of the tree that would be committed: tracked, or new and
+    not ignored (what `git add -A` takes), build/ aside."""
+    out = subprocess.run(["git", "-C", TOP, "ls-files", "-z", "-co", "--exclude-standard"],
+                         check=True, stdout=subprocess.PIPE).stdout.decode()
+    return sorted(f for f in out.split("\0") if f and not f.startswith("build/") and
+                  os.path.isfile(os.path.join(TOP, f)))
+
+
+def run_of(path):
+    """The stored run a path under docs/results/ belongs to: its top-level
+    directory, or a top-level file's name without its extension (the runs
+    of 2026-11-30 are a NAME.json and NAME.md pair); None for the README."""
+    rest = path[len(RESULTS) + 1:]
+    if "/" in rest:
+        return rest.split("/", 1)[0]
+    if rest == "README.md":
+        return None
+    return rest.split(".", 1)[0]
+
+
+def cites(text, name):
+    """Whether TEXT names run NAME as a word of its own (not a longer name)."""
+    return re.search(rb"(?<![\w-])" + re.escape(name.encode()) + rb"(?![\w-])", text) is not None
+
+
+def same(got, want):
+    """(equal, diagnostic) of two files' bytes."""
+    try:
+        with open(got, "rb") as f:
+            a = f.read()
+    except OSError as e:
+        return False, "not rendered: %s" % e
+    with open(want, "rb") as f:
+        b = f.read()
+    if a == b:
+        return True, None
+    al, bl = a.decode(errors="replace").splitlines(), b.decode(errors="replace").splitlines()
+    i = next((i for i, (x, y) in enumerate(zip(al, bl)) if x != y), min(len(al), len(bl)))
+    return False, "first difference at line %d:\nstored:   %s\nrendered: %s" % (
+        i + 1, bl[i] if i < len(bl) else "(end)", al[i] if i < len(al) else "(end)")
+
+
+def render(cmd, **kw):
+    """Runs a renderer; None, or its failure as a diagnostic."""
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=TOP, **kw)
+    return None if r.returncode == 0 else "%s exited %d:\n%s" % (" ".join(cmd), r.returncode, r.stdout[-1500:])
+
+
+def check_render(tap, desc, cmd, pairs):
+    """One TAP line: CMD succeeds and every (rendered, stored) pair is equal."""
+    err = render(cmd)
+    if err:
+        return tap.ok(False, desc, err)
+    for got, want in pairs:
+        ok, diag = same(got, want)
+        if not ok:
+            return tap.ok(False, desc, "%s: %s" % (os.path.relpath(want, TOP), diag))
+    return tap.ok(True, desc)
+
+
+def copy_run(src, tmp):
+    dst = os.path.join(tmp, os.path.basename(src))
+    shutil.copytree(src, dst)
+    return dst
+
+
+def check_bench(tap, tmp, name, src, report):
+    """A bench report from its results.json (SRC: the run directory, or a
+    stored NAME.json) and the excerpts cut from it."""
+    if os.path.isdir(src):
+        d = copy_run(src, tmp)
+    else:
+        d = os.path.join(tmp, name)
+        os.makedirs(d)
+        shutil.copy(src, os.path.join(d, "results.json"))
+    check_render(tap, "%s: report.md renders again from what is stored (ncr.py report)" % name,
+                 [sys.executable, NCR, "report", "--quiet", d], [(os.path.join(d, "report.md"), report)])
+    if not os.path.isdir(src):
+        return
+    for f in sorted(os.listdir(src)):
+        m = EXCERPT_RE.match(f)
+        if not m:
+            continue
+        os.remove(os.path.join(d, f))
+        table = "T" + m.group(1)
+        args = ["--bench-backend", table, m.group(2)] if m.group(2) else ["--bench-table", table]
+        check_render(tap, "%s: %s renders again from report.md (series-figures %s)" % (name, f, " ".join(args)),
+                     [sys.executable, FIGURES] + args + [d], [(os.path.join(d, f), os.path.join(src, f))])
+
+
+def check_t0(tap, tmp, name, src):
+    """A T0 report from its t0.json, and the series/ excerpts from it."""
+    d = copy_run(src, tmp)
+    check_render(tap, "%s: t0/t0.md renders again from t0/t0.json (t0.py report)" % name,
+                 [sys.executable, T0PY, "report", "--quiet", d],
+                 [(os.path.join(d, "t0", "t0.md"), os.path.join(src, "t0", "t0.md"))])
+    series = os.path.join(src, "series")
+    stored = sorted(os.listdir(series)) if os.path.isdir(series) else []
+    patches = [f for f in stored if re.match(r"^patch-\d+\.txt$", f)]
+    if patches:
+        out = os.path.join(tmp, name + "-series")
+        check_render(tap, "%s: series/%s render again from t0.json (series-figures)" % (name, ", ".join(patches)),
+                     [sys.executable, FIGURES, d, out],
+                     [(os.path.join(out, f), os.path.join(series, f)) for f in patches])
+    if "hooks.txt" in stored:
+        out = os.path.join(tmp, name + "-hooks.txt")
+        check_render(tap, "%s: series/hooks.txt renders again (series-figures --hooks)" % name,
+                     [sys.executable, FIGURES, "--hooks", d, out], [(out, os.path.join(series, "hooks.txt"))])
+    for f in (f for f in stored if f.startswith("delta-")):
+        # the run before the patch is another stored run: the README's
+        # command names it
+        readme = os.path.join(src, "README.md")
+        text = " ".join(open(readme).read().replace("`", " ").split()) if os.path.isfile(readme) else ""
+        m = next((m for m in DELTA_RE.finditer(text) if m.group(3) == f), None)
+        if not m:
+            tap.ok(False, "%s: series/%s renders again (series-figures --delta)" % (name, f),
+                   "README.md gives no 'series-figures --delta N docs/results/BEFORE DIR DIR/series/%s'" % f)
+            continue
+        out = os.path.join(tmp, name + "-" + f)
+        check_render(tap, "%s: series/%s renders again (series-figures --delta %s %s)" % (
+            name, f, m.group(1), m.group(2)),
+            [sys.executable, FIGURES, "--delta", m.group(1), os.path.join(TOP, m.group(2)), d, out],
+            [(out, os.path.join(series, f))])
+
+
+def check_commit_cost(tap, tmp, name, src):
+    d = copy_run(src, tmp)
+    for f in ("report.md", "excerpt.txt"):
+        if os.path.exists(os.path.join(d, f)):
+            os.remove(os.path.join(d, f))
+    check_render(tap, "%s: report.md and excerpt.txt render again (commit-cost --render)" % name,
+                 [sys.executable, COMMIT_COST, "--render", d],
+                 [(os.path.join(d, f), os.path.join(src, f)) for f in ("report.md", "excerpt.txt")])
+
+
+def check_userspace_bench(tap, tmp, name, src):
+    d = copy_run(src, tmp)
+    for f in ("results.txt", "results.jsonl"):
+        os.remove(os.path.join(d, f))
+    check_render(tap, "%s: results.txt and results.jsonl render again (userspace/bench.sh --report)" % name,
+                 ["bash", USERSPACE_BENCH, "--report", d],
+                 [(os.path.join(d, f), os.path.join(src, f)) for f in ("results.txt", "results.jsonl")])
+
+
+# What a run of each kind must keep: its report and the data it renders
+# from (a stored NAME.json and NAME.md pair is a bench run too).
+SOURCES = {"bench-": ("results.json", "report.md"), "t0-": ("t0/t0.json", "t0/t0.md"),
+           "commit-cost-": ("run.json", "report.md", "excerpt.txt"),
+           "userspace-bench-": ("runs.tsv", "env.txt", "results.txt", "results.jsonl")}
+
+
+def lacks(name, files):
+    """The files run NAME must keep (SOURCES) that are not among FILES."""
+    need = next((v for k, v in SOURCES.items() if name.startswith(k)), ())
+    if "%s/%s.json" % (RESULTS, name) in files:
+        return [f for f in ("%s/%s.json" % (RESULTS, name), "%s/%s.md" % (RESULTS, name)) if f not in files]
+    return [f for f in ("%s/%s/%s" % (RESULTS, name, n) for n in need) if f not in files]
+
+
+def check_renders(tap, runs):
+    missing = [t for t in ("ministat", "gnuplot") if not shutil.which(t)]
+    res = os.path.join(TOP, RESULTS)
+    with tempfile.TemporaryDirectory(prefix="check-results.") as tmp:
+        for name in sorted(runs):
+            src = os.path.join(res, name)
+            gone = lacks(name, runs[name])
+            if gone:
+                tap.ok(False, "%s: keeps its report and what it renders from" % name, "missing: %s" % ", ".join(gone))
+            elif name.startswith("bench-"):
+                if missing:
+                    tap.skip("%s: report.md renders again" % name, "%s not installed (make deps): the report"
+                             " would say so instead of its charts and ministat's verdicts" % " and ".join(missing))
+                elif os.path.isdir(src):
+                    check_bench(tap, tmp, name, src, os.path.join(src, "report.md"))
+                else:
+                    check_bench(tap, tmp, name, src + ".json", src + ".md")
+            elif name.startswith("t0-"):
+                check_t0(tap, tmp, name, src)
+            elif name.startswith("commit-cost-"):
+                check_commit_cost(tap, tmp, name, src)
+            elif name.startswith("userspace-bench-"):
+                check_userspace_bench(tap, tmp, name, src)
+
+
+def main():
+    tap, count_file = taplib.from_argv()
+    files = tree_files()
+    stored = [f for f in files if f.startswith(RESULTS + "/")]
+    runs = {}
+    for f in stored:
+        name = run_of(f)
+        if name:
+            runs.setdefault(name, []).append(f)
+
+    def size(fs):
+        return sum(os.path.getsize(os.path.join(TOP, f)) for f in fs)
+
+    big = ["%s: %d bytes" % (n, size(fs)) for n, fs in sorted(runs.items()) if size(fs) > RUN_MAX]
+    tap.ok(not big, "no stored run over %d bytes (%d runs)" % (RUN_MAX, len(runs)), "\n".join(big))
+    total = size(stored)
+    tap.ok(total <= TOTAL_MAX, "%s/ holds %d bytes, at most %d" % (RESULTS, total, TOTAL_MAX))
+
+    readme = os.path.join(TOP, RESULTS, "README.md")
+    listed = {}
+    if os.path.isfile(readme):
+        for line in open(readme):
+            m = LISTED_RE.match(line)
+            if m:
+                listed[m.group(1).split(".", 1)[0]] = line.strip()
+    tap.ok(listed and set(listed) == set(runs),
+           "%s/README.md lists every stored run, and only those" % RESULTS,
+           "not listed: %s\nlisted, not stored: %s" % (sorted(set(runs) - set(listed)),
+                                                       sorted(set(listed) - set(runs))))
+    nodoc = [n for n, fs in sorted(runs.items())
+             if os.path.isdir(os.path.join(TOP, RESULTS, n)) and "%s/%s/README.md" % (RESULTS, n) not in fs]
+    tap.ok(not nodoc, "every stored run directory has a README.md (command, host, kernels)", "\n".join(nodoc))
+
+    texts = {}
+    for f in files:
+        with open(os.path.join(TOP, f), "rb") as fh:
+            texts[f] = fh.read()
+    for name in sorted(runs):
+        own = set(runs[name]) | {RESULTS + "/README.md"}
+        by = [f for f, t in texts.items() if f not in own and cites(t, name)]
+        kept = re.search(r"Kept: \S.{10,}", listed.get(name, ""))
+        tap.ok(by or kept, "%s is cited outside itself or kept for a reason" % name,
+               "no file outside %s/%s names it and its line in %s/README.md has no 'Kept: <why>'"
+               % (RESULTS, name, RESULTS))
+
+    broken = ["%s: %s" % (f, p.decode()) for f, t in texts.items() for p in INCLUDE_RE.findall(t)
+              if not os.path.isfile(os.path.join(TOP, p.decode()))]
+    tap.ok(not broken, "every [[include PATH]] of the tree names a file that exists", "\n".join(broken))
+
+    check_renders(tap, runs)
+    return taplib.done(tap, count_file)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
