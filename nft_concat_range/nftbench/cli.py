@@ -138,7 +138,13 @@ def t0_main(argv=None):
     v.add_argument("results")
     v.add_argument("--tap-start", type=int, default=0)
     v.add_argument("--count-file")
+    c = sub.add_parser("compare", help="runs of different bases and kernels side by side")
+    c.add_argument("runs", nargs="+", metavar="RESULTS")
+    c.add_argument("--out", help="also write the text to this file")
     args = ap.parse_args(argv)
+    if args.cmd == "compare":
+        from . import t0compare
+        return t0compare.main(args)
     if args.cmd == "run":
         return t0run.run(args)
     if args.cmd == "report":

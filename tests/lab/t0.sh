@@ -13,11 +13,13 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 run="$top/build/check/t0"
 rm -rf "$run"
 mkdir -p "$run"
-python3 "$top/tests/unit/test_t0.py" > "$run/unit.tap" 2>&1
-rc=$?
-tap_report "t0.py unit: " "$run/unit.tap" "$run/unit.tap"
-tap_result "t0.py unit tests exit status" "$rc"
-[ "$rc" -eq 0 ] || sed -n '/^Traceback/,$p' "$run/unit.tap" | sed 's/^/# /'
+for unit in test_t0 test_t0compare; do
+	python3 "$top/tests/unit/$unit.py" > "$run/$unit.tap" 2>&1
+	rc=$?
+	tap_report "$unit: " "$run/$unit.tap" "$run/$unit.tap"
+	tap_result "$unit exit status" "$rc"
+	[ "$rc" -eq 0 ] || sed -n '/^Traceback/,$p' "$run/$unit.tap" | sed 's/^/# /'
+done
 make -s -C "$top/nft_concat_range/tcg" O="$top/build/tcg" > "$run/plugin.log" 2>&1
 rc=$?
 tap_result "pktcount TCG plugin builds against the installed QEMU's plugin API" "$rc"

@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: GPL-2.0
+"""t0.py compare: T0 runs of different bases and kernels side by side.
+
+Each run's t0.json (tables/t0.py's analysis) gives, per cell, kernel and
+spectre_v2= setting, the instructions and thunks per packet.  A lookup's own
+cost is its cell less the drop cell of the same group (same knob and tag):
+the hook and the chain around it cancel, so what is left is the set lookup
+and its expression.  Patched kernels are shown with the lab knob at 0 (the
+series' direct calls); the knob's forced-indirect runs are the patched
+kernel's own control and stay in its run's report.
+"""
+import json
+import os
+from fractions import Fraction
+
+from .model import parse_cell_id
+from .render import render_table
+from .tables.t0 import short_cell
+
+# The backends whose lookups get a per-lookup row.
+LOOKUP_BACKENDS = ("hash", "rbtree", "pipapo")
+
+
+def load(resdir):
+    """(label, rows) of one run: label "BASE VARIANT" per kernel, rows keyed
+    by (cell name, mitigation, label)."""
+    with open(os.path.join(resdir, "t0", "t0.json")) as f:
+        t0 = json.load(f)
+    base = t0["run"].get("base", "6.12")
+    rows = {}
+    for r in t0["rows"]:
+        if r["knob"] == "1":
+            continue
+        label = "%s %s" % (base, r["variant"])
+        rows[(r["cell"].replace("/k0", "/k-"), r["mitigation"], label)] = r
+    return t0["run"], rows
+
+
+def number(text):
+    """A count as printed by t0.json ("1015", "2012..2231", "3/2"): (low, high)."""
+    lo, _, hi = text.partition("..")
+    return Fraction(lo), Fraction(hi or lo)
+
+
+def fmt(lo, hi):
+    def one(x):
+        return str(x.numerator) if x.denominator == 1 else "%.2f" % float(x)
+    return one(lo) if lo == hi else "%s..%s" % (one(lo), one(hi))
+
+
+def cell_text(r):
+    return "-" if r is None else "%s / %s" % (r["kernel_insns"], r["indirect_thunks"])
+
+
+def lookup_text(r, drop):
+    """Instructions and thunks of the lookup alone: the cell less its drop
+    cell.  A range where either count is one (lo..hi less lo..hi)."""
+    if r is None or drop is None:
+        return "-"
+    ilo, ihi = number(r["kernel_insns"])
+    dlo, dhi = number(drop["kernel_insns"])
+    tlo, thi = number(r["indirect_thunks"])
+    slo, shi = number(drop["indirect_thunks"])
+    return "%s / %s" % (fmt(ilo - dhi, ihi - dlo), fmt(tlo - shi, thi - slo))
+
+
+def drop_key(cid):
+    c = cid.split("/")
+    return "/".join(c[:2] + ["drop", "n0"] + c[4:])
+
+
+def compare(resdirs):
+    """The side-by-side text of the runs in RESDIRS."""
+    runs, rows, labels = [], {}, []
+    for d in resdirs:
+        run, r = load(d)
+        runs.append((d, run))
+        rows.update(r)
+        for key in r:
+            if key[2] not in labels:
+                labels.append(key[2])
+    cells = sorted({(k[0], k[1]) for k in rows},
+                   key=lambda cm: (parse_cell_id(cm[0])["backend"], cm[0], cm[1]))
+    out = ["T0 side by side: instructions / retpoline thunks per packet (knob 0 on patched kernels)", ""]
+    for d, run in runs:
+        out.append("  %s: %s, guest nft %s, %d boot(s) x %d pass(es)"
+                   % (os.path.basename(os.path.normpath(d)), run.get("base_version", "linux-source-6.12"),
+                      run.get("nft", "host"), run["rounds"], run.get("reps", 1)))
+    out.append("")
+    hdr = ["scenario", "spectre_v2"] + labels
+    table = [[short_cell(c), m] + [cell_text(rows.get((c, m, lab))) for lab in labels] for c, m in cells]
+    out.append(render_table(hdr, table))
+    out += ["", "The lookup alone (its cell less the drop cell of its group): instructions / thunks", ""]
+    table = []
+    for c, m in cells:
+        if parse_cell_id(c)["backend"] not in LOOKUP_BACKENDS:
+            continue
+        table.append([short_cell(c), m] + [lookup_text(rows.get((c, m, lab)), rows.get((drop_key(c), m, lab)))
+                                           for lab in labels])
+    out.append(render_table(hdr, table))
+    return "\n".join(out) + "\n"
+
+
+def main(args):
+    text = compare(args.runs)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text)
+    print(text, end="")
+    return 0

@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of t0.py compare (nft_concat_range/nftbench/t0compare.py)
+(TAP): runs of two bases side by side, the lookup less its drop cell,
+ranges, the patched kernel shown with knob 0 only.  No kernel, no QEMU."""
+import json
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "nft_concat_range"))
+from nftbench import tap as taplib  # noqa: E402
+from nftbench import t0compare  # noqa: E402
+
+tap, count_file = taplib.from_argv()
+
+
+def row(cell, variant, mitigation, knob, insns, thunks):
+    return dict(cell=cell, variant=variant, mitigation=mitigation, knob=knob, kernel_insns=insns,
+                indirect_thunks=thunks)
+
+
+def store(top, name, run, rows):
+    d = os.path.join(top, name)
+    os.makedirs(os.path.join(d, "t0"))
+    with open(os.path.join(d, "t0", "t0.json"), "w") as f:
+        json.dump(dict(run=run, rows=rows), f)
+    return d
+
+
+def line_of(text, start, section=0):
+    """The SECTION-th table row of TEXT that starts with START."""
+    rows = [ln for ln in text.splitlines() if ln.startswith(start)]
+    return [c.strip() for c in rows[section].split("|")]
+
+
+top = tempfile.mkdtemp()
+old = store(top, "t0-old", dict(rounds=1, reps=2), [
+    row("T0/net_port/drop/n0/k-", "baseline", "retpoline", "-", "503", "2"),
+    row("T0/net_port/rbtree/n1/k-", "baseline", "retpoline", "-", "2556", "2"),
+    row("T0/net_port/drop/n0/k0", "patched", "retpoline", "0", "516", "0"),
+    row("T0/net_port/rbtree/n1/k0", "patched", "retpoline", "0", "922", "0"),
+    row("T0/net_port/rbtree/n1/k1", "patched", "retpoline", "1", "999999", "9")])
+new = store(top, "t0-new", dict(rounds=2, reps=1, base="7.3", base_version="linux-source-7.3 7.3.4-1~bpo13+1",
+                                nft="host"), [
+    row("T0/net_port/drop/n0/k-", "baseline", "retpoline", "-", "500..502", "2"),
+    row("T0/net_port/rbtree/n1/k-", "baseline", "retpoline", "-", "1600", "12"),
+    row("T0/net_port/drop/n0/k--10k", "baseline", "retpoline", "-", "500", "2"),
+    row("T0/net_port/rbtree/n1/k--10k", "baseline", "retpoline", "-", "1800", "16")])
+text = t0compare.compare([old, new])
+
+hdr = line_of(text, "scenario")
+tap.ok(hdr[2:] == ["6.12 baseline", "6.12 patched", "7.3 baseline"],
+       "one column per base and kernel, in the order of the runs", hdr)
+r = line_of(text, "rbtree n1  ")
+tap.ok(r[2:] == ["2556 / 2", "922 / 0", "1600 / 12"], "a cell's instructions / thunks in every column", r)
+tap.ok("999999" not in text, "the patched kernel's forced-indirect runs (knob 1) are left out")
+r = line_of(text, "rbtree n1  ", 1)
+tap.ok(r[2:] == ["2053 / 0", "406 / 0", "1098..1100 / 10"],
+       "the lookup alone is the cell less its group's drop cell; a range stays a range", r)
+r = line_of(text, "rbtree n1 10k", 1)
+tap.ok(r[2:] == ["-", "-", "1300 / 14"], "a cell of the larger set is paired with the drop cell of its own group", r)
+tap.ok("linux-source-7.3 7.3.4-1~bpo13+1" in text and "linux-source-6.12" in text,
+       "each run's base is named")
+sys.exit(taplib.done(tap, count_file))
