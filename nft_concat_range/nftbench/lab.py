@@ -72,14 +72,16 @@ def build_info(kdir):
     return info
 
 
-def lab_run(arch, kdir, results, timeout, cmd, append=None, qemu_args=(), nft=None):
+def lab_run(arch, kdir, results, timeout, cmd, append=None, qemu_args=(), nft=None, cpus=1):
     """kernel/runner/lab-run's command line booting KDIR and running CMD (a list)
     in it, RESULTS writable, killed after TIMEOUT seconds; NFT: the guest's
     nft (lab-run --nft: host, current or a prefix; None: lab-run's default
-    for the base)."""
+    for the base); CPUS: vCPUs (lab-run --cpus)."""
     argv = [LAB_RUN, "--arch", arch, "--kernel", kdir, "--results", results, "--timeout", str(timeout)]
     if nft:
         argv += ["--nft", nft]
+    if cpus != 1:
+        argv += ["--cpus", str(cpus)]
     if append:
         argv += ["--append", append]
     for a in qemu_args:
