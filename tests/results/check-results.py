@@ -39,6 +39,8 @@ INCLUDE_RE = re.compile(rb"^\[\[include (\S+)\]\]$", re.M)
 LISTED_RE = re.compile(r"^- `([^`/]+)/?`")
 EXCERPT_RE = re.compile(r"^t(\d+)(?:-(\w+))?-excerpt\.txt$")
 DELTA_RE = re.compile(r"series-figures --delta (\d+) (docs/results/[\w.-]+) DIR DIR/series/(delta-\d+\.txt)")
+# t0.py compare RUN... --out DIR/compare*.txt, RUN a stored run or DIR (this one)
+COMPARE_RE = re.compile(r"t0\.py compare ((?:(?:docs/results/[\w.-]+|DIR) )+)--out DIR/(compare[\w.-]*\.txt)")
 
 
 def tree_files():
@@ -165,6 +167,24 @@ def check_t0(tap, tmp, name, src):
             name, f, m.group(1), m.group(2)),
             [sys.executable, FIGURES, "--delta", m.group(1), os.path.join(TOP, m.group(2)), d, out],
             [(out, os.path.join(series, f))])
+    check_t0_compare(tap, tmp, name, src, d)
+
+
+def check_t0_compare(tap, tmp, name, src, d):
+    """Each compare*.txt of a T0 run from the t0.json files it names (the
+    command in the run's README)."""
+    readme = os.path.join(src, "README.md")
+    text = " ".join(open(readme).read().replace("`", " ").split()) if os.path.isfile(readme) else ""
+    for f in sorted(f for f in os.listdir(src) if f.startswith("compare") and f.endswith(".txt")):
+        m = next((m for m in COMPARE_RE.finditer(text) if m.group(2) == f), None)
+        if not m:
+            tap.ok(False, "%s: %s renders again (t0.py compare)" % (name, f),
+                   "README.md gives no 't0.py compare RUN... --out DIR/%s'" % f)
+            continue
+        runs = [d if r == "DIR" else os.path.join(TOP, r) for r in m.group(1).split()]
+        out = os.path.join(tmp, name + "-" + f)
+        check_render(tap, "%s: %s renders again (t0.py compare %s)" % (name, f, m.group(1).strip()),
+                     [sys.executable, T0PY, "compare", "--out", out] + runs, [(out, os.path.join(src, f))])
 
 
 def check_commit_cost(tap, tmp, name, src):
