@@ -270,7 +270,9 @@ def main():
         for line in open(readme):
             m = LISTED_RE.match(line)
             if m:
-                listed[m.group(1).split(".", 1)[0]] = line.strip()
+                # a file run ("bench-X.json") by its stem; a directory
+                # name may hold dots ("t0-7.3-...")
+                listed[re.sub(r"\.(json|md)$", "", m.group(1))] = line.strip()
     tap.ok(listed and set(listed) == set(runs),
            "%s/README.md lists every stored run, and only those" % RESULTS,
            "not listed: %s\nlisted, not stored: %s" % (sorted(set(runs) - set(listed)),
