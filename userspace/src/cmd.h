@@ -16,6 +16,8 @@ struct ctx {
 	size_t max_batch;	/* --max-batch: largest transaction, bytes */
 	int stats;		/* --stats: print transaction timings */
 	const char *object;	/* "element", for usage texts */
+	int argc;		/* the command's words: OBJECT VERB ARGS */
+	char **argv;
 	const char *op;		/* "element add" or "FILE:LINE: element add" */
 	int refused;		/* input refused before sending: exit 2 */
 	struct txn *script;	/* -f: every command appends to this one */
@@ -63,8 +65,11 @@ int cmd_refuse(struct ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int cmd_usage(struct ctx *c);
 int cmd_opt_err(struct ctx *c, int ch, char **argv);
+struct option;
+int cmd_getopt(int argc, char **argv, const char *optstring,
+	       const struct option *opts, int *li);
 int cmd_once(struct ctx *c, unsigned int *seen, int idx, const char *opt);
-int cmd_fail(const struct ctx *c, const char *what, int err);
+int cmd_fail(struct ctx *c, const char *what, int err);
 int cmd_family(struct ctx *c, const char *name, uint16_t *family);
 int cmd_name(struct ctx *c, const char *what, const char *name);
 int cmd_u64(struct ctx *c, const char *opt, const char *s,

@@ -112,7 +112,7 @@ static int chain_parse_opts(struct ctx *c, int argc, char **argv,
 
 	optind = 0;
 	opterr = 0;
-	while (!err && (ch = getopt_long(argc, argv, "+:", opts, &li)) != -1) {
+	while (!err && (ch = cmd_getopt(argc, argv, "+:", opts, &li)) != -1) {
 		switch (ch) {
 		case 'k': o->hook = optarg; break;
 		case 'p': o->prio = optarg; break;

@@ -171,6 +171,11 @@ static int ew_add_slow(struct elem_writer *w, const struct elem *el,
 		snprintf(why, whylen, "map element without ' : DATA'");
 		return -EINVAL;
 	}
+	if (el->timeout_ms && w->keep_data && !(w->si->flags & NFT_SET_TIMEOUT)) {
+		snprintf(why, whylen, "element timeout in a set without the "
+			 "timeout flag (set add --flags timeout, or --timeout)");
+		return -EINVAL;
+	}
 	switch (w->kind) {
 	case EW_CONCAT_INTERVAL:
 		return ew_put(w, el->key, el->key_end, 0, el->timeout_ms, d);
@@ -379,7 +384,7 @@ static int elem_parse_opts(struct ctx *c, int argc, char **argv,
 	optind = 0;
 	opterr = 0;
 	/* "-": positionals come back in order as 1, "--" ends options */
-	while (!err && (ch = getopt_long(argc, argv, "-:", opts, &li)) != -1) {
+	while (!err && (ch = cmd_getopt(argc, argv, "-:", opts, &li)) != -1) {
 		switch (ch) {
 		case 1:
 			o->pos[o->npos++] = optarg;

@@ -113,6 +113,8 @@ int cmd_run(struct ctx *c, int argc, char **argv, const char *where,
 	struct qbuf q;
 
 	c->object = argv[0];
+	c->argc = argc;
+	c->argv = argv;
 	if (!d) {
 		snprintf(opbuf, oplen, "%s", where);
 		c->op = opbuf;

@@ -370,7 +370,7 @@ static int rule_parse_opts(struct ctx *c, int argc, char **argv,
 	o->lookups = 1;
 	optind = 0;
 	opterr = 0;
-	while (!err && (ch = getopt_long(argc, argv, "+:", opts, &li)) != -1) {
+	while (!err && (ch = cmd_getopt(argc, argv, "+:", opts, &li)) != -1) {
 		switch (ch) {
 		case 's': case 'V': case 'M':
 			if (o->set)

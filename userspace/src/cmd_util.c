@@ -28,16 +28,42 @@ int cmd_refuse(struct ctx *c, const char *fmt, ...)
 	return -EINVAL;
 }
 
+static int is_global_opt(const char *a);
+static int refuse_global(struct ctx *c, const char *a);
+
 int cmd_usage(struct ctx *c)
 {
 	const struct cmd_desc *d = cmd_find(c->object);
 	const char *u = d ? d->usage : "";
 	size_t n = strcspn(u, "\n");
 
+	/* "table add ip t --stats": say where --stats goes */
+	for (int i = 1; i < c->argc && strcmp(c->argv[i], "--"); i++)
+		if (is_global_opt(c->argv[i]))
+			return refuse_global(c, c->argv[i]);
 	fprintf(stderr, "nftlab: %s: usage: nftlab %.*s%s (nftlab %s --help)\n",
 		c->op, (int)n, u, u[n] ? " ..." : "", c->object);
 	c->refused = 1;
 	return -EINVAL;
+}
+
+/* The options main() takes, before the command only. */
+static int is_global_opt(const char *a)
+{
+	return !strcmp(a, "--stats") || !strcmp(a, "--max-batch") ||
+	       !strcmp(a, "-f") || !strcmp(a, "--version") ||
+	       !strncmp(a, "--max-batch=", 12);
+}
+
+static int refuse_global(struct ctx *c, const char *a)
+{
+	const char *arg = !strcmp(a, "-f") ? " FILE" :
+			  !strcmp(a, "--max-batch") ? " BYTES" : "";
+	struct qbuf q;
+
+	return cmd_refuse(c, "'%s' is a global option: global options go "
+			  "first (nftlab %s%s %s ...)", quote(&q, a), a, arg,
+			  c->object);
 }
 
 /* getopt_long() returned '?' or ':' (optstring starts with "+:" or "-:") */
@@ -49,8 +75,42 @@ int cmd_opt_err(struct ctx *c, int ch, char **argv)
 	if (ch == ':')
 		return cmd_refuse(c, "option '%s' needs an argument",
 				  quote(&q, arg));
+	if (is_global_opt(arg))
+		return refuse_global(c, arg);
+	if (!strcmp(c->object, "element") && arg[0] == '-' && arg[1] != '-')
+		return cmd_refuse(c, "unknown option '%s' (an element that "
+				  "starts with '-' goes after '--': nftlab "
+				  "element add FAMILY TABLE SET -- %s)",
+				  quote(&q, arg), quote(&q, arg));
 	return cmd_refuse(c, "unknown option '%s' (nftlab %s --help)",
 			  quote(&q, arg), c->object);
+}
+
+/*
+ * getopt_long() with full option names only: glibc would take any unique
+ * prefix ("--co" for --count), which nftlab.8 does not promise and a later
+ * option could make ambiguous.  None of the commands has short options, so
+ * "-x" words are unknown options too.  An unknown word comes back as '?'
+ * with optind past it, as getopt_long() itself reports it.
+ */
+int cmd_getopt(int argc, char **argv, const char *optstring,
+	       const struct option *opts, int *li)
+{
+	int i = optind ? optind : 1;
+	const char *a = i < argc ? argv[i] : NULL;
+	size_t n;
+
+	if (!a || a[0] != '-' || !a[1] || !strcmp(a, "--"))
+		return getopt_long(argc, argv, optstring, opts, li);
+	if (a[1] != '-')
+		goto unknown;
+	n = strcspn(a + 2, "=");
+	for (int k = 0; opts[k].name; k++)
+		if (strlen(opts[k].name) == n && !strncmp(opts[k].name, a + 2, n))
+			return getopt_long(argc, argv, optstring, opts, li);
+unknown:
+	optind = i + 1;
+	return '?';
 }
 
 /* Options given twice are refused, not silently overridden. */
@@ -65,8 +125,16 @@ int cmd_once(struct ctx *c, unsigned int *seen, int idx, const char *opt)
 	return 0;
 }
 
-int cmd_fail(const struct ctx *c, const char *what, int err)
+/* txn_msg_end() failed, or a transaction could not be begun */
+int cmd_fail(struct ctx *c, const char *what, int err)
 {
+	if (err == -EMSGSIZE) {
+		fprintf(stderr, "nftlab: %s: %s: transaction exceeds --max-batch "
+			"%zu bytes, nothing sent: %s\n", c->op, what,
+			c->max_batch, strerror(-err));
+		c->refused = 1;
+		return err;
+	}
 	fprintf(stderr, "nftlab: %s: %s: %s\n", c->op, what, strerror(-err));
 	return err;
 }
@@ -172,6 +240,31 @@ static int report_overlap(const struct setinfo *si, const struct nlattr *elem,
 	return elem_format(&si->kt, s2, e2, buf, len);
 }
 
+/* Chain errnos: what the kernel means by them (nf_tables_api.c). */
+static const char *report_chain(const struct txn_what *w, int err, char *buf,
+				size_t len)
+{
+	const char *why;
+
+	if (w->type == NFT_MSG_DELCHAIN && err == -ENOENT)
+		why = "no such chain (or table)";
+	else if (w->type == NFT_MSG_DELCHAIN && err == -EBUSY)
+		why = "chain in use: it has rules, or rules or maps jump to it";
+	else if (err == -ENOENT)
+		why = "no such table, or chain type or hook not supported by "
+		      "this kernel";
+	else if (err == -EOPNOTSUPP)
+		why = "the chain exists with another hook, priority, type or "
+		      "device, which cannot be changed (chain del first)";
+	else if (err == -EBUSY)
+		why = "the chain exists as a regular chain, or a base chain "
+		      "is on this hook and device already";
+	else
+		return NULL;
+	snprintf(buf, len, "%s: %s", why, strerror(-err));
+	return buf;
+}
+
 /* The kernel's errno in the context of the message that failed. */
 static const char *report_explain(const struct txn_what *w, int err,
 				  char *buf, size_t len, void *data)
@@ -211,11 +304,8 @@ static const char *report_explain(const struct txn_what *w, int err,
 			return NULL;
 		return buf;
 	case NFT_MSG_NEWCHAIN:
-		if (err != -ENOENT)
-			return NULL;
-		snprintf(buf, len, "no such table, or chain type or hook not "
-			 "supported by this kernel: %s", strerror(-err));
-		return buf;
+	case NFT_MSG_DELCHAIN:
+		return report_chain(w, err, buf, len);
 	}
 	if (err == -ERANGE) {
 		snprintf(buf, len, "name too long (at most %d bytes): %s",

@@ -250,7 +250,12 @@ static void txn_parse_what(const struct nlmsghdr *nlh, struct txn_what *w)
 	case NFT_MSG_NEWTABLE: case NFT_MSG_DELTABLE:
 		w->table = slot[NFTA_TABLE_NAME];
 		break;
-	default:	/* chain, set, element, rule, object: table 1, name 2 */
+	case NFT_MSG_NEWCHAIN: case NFT_MSG_DELCHAIN:
+		/* NFTA_CHAIN_HANDLE is 2 */
+		w->table = slot[NFTA_CHAIN_TABLE];
+		w->name = slot[NFTA_CHAIN_NAME];
+		break;
+	default:	/* set, element, rule, object: table 1, name 2 */
 		w->table = slot[1];
 		if (w->type != NFT_MSG_NEWRULE && w->type != NFT_MSG_DELRULE)
 			w->name = slot[2];
