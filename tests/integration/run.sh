@@ -540,6 +540,23 @@ test_maps() {
 		jq -c '[.nftables[1].map.elem[] | [.[0], (.[1] | keys[0])]] | sort')" = \
 		'[["10.0.0.1","accept"],["10.0.0.2","jump"],["10.0.0.3","goto"]]' ]
 	expect_ok "chain with map rules" chain add ip mp input --hook input --priority 0
+	expect_refused "map element jumping to a base chain" \
+		"10.0.0.9 : jump input: jump to 'input': base chain \\(has a hook\\); jumps go to regular chains only" \
+		element add ip mp vm '10.0.0.8 : drop' '10.0.0.9 : jump input'
+	expect_refused "rule jumping to a missing chain names it" \
+		"rule add: jump to 'nosuch': no such chain in ip/mp \\(chain add it first\\)" \
+		rule add ip mp other --verdict jump:nosuch
+	expect_refused "rule going to a base chain" \
+		"rule add: jump to 'input': base chain" \
+		rule add ip mp other --verdict goto:input
+	expect_refused "script: jump to a chain deleted earlier" \
+		"jump to 'other': no such chain in ip/mp \\(deleted earlier in this script\\)" \
+		-f <(printf 'chain del ip mp other\nrule add ip mp input --verdict jump:other\n')
+	expect_ok "script: jump to a chain added earlier" \
+		-f <(printf 'chain add ip mp other2\nrule add ip mp other2 --verdict accept\nrule add ip mp other --verdict jump:other2\n')
+	expect_fail "chain add of a regular chain with a hook says why" \
+		'ip/mp/other: a regular chain of that name exists; it cannot become a base chain.*: File exists' \
+		chain add ip mp other --hook input --priority 0
 	expect_ok "rule with a verdict map lookup" rule add ip mp input --vmap vm
 	expect_ok "rule setting the mark from a map" rule add ip mp input --map mm --counter
 	check "vmap and map rules as nft lists them" [ "$(nftns list chain ip mp input |
@@ -557,8 +574,8 @@ test_maps() {
 		element add ip mp vm '10.0.0.9 : jump counter'
 	expect_refused "data of the wrong type" "'accept' is not a mark" \
 		element add ip mp mm '10.0.0.9 . 80 : accept'
-	expect_fail "jump to a missing chain" \
-		'ip/mp/vm: 10.0.0.9: no such set, or the jump/goto chain does not exist' \
+	expect_refused "jump to a missing chain names it" \
+		"ip/mp/vm: 10.0.0.9 : jump nochain: jump to 'nochain': no such chain in ip/mp" \
 		element add ip mp vm '10.0.0.9 : jump nochain'
 	expect_refused "map add without --data" "map add needs --data" \
 		map add ip mp x --type ipv4_addr

@@ -24,6 +24,7 @@ struct ctx {
 	uint64_t elems;		/* elements written, for --stats */
 	int stdin_used;		/* -f - or --file - read standard input */
 	struct setreg sets;	/* sets known: declared so far, or asked */
+	struct setreg chains;	/* chains known (flags: 1 = base chain) */
 };
 
 /* Exit status convention (nftlab.8, EXIT STATUS). */
@@ -42,6 +43,11 @@ int cmd_counter(struct ctx *c, int argc, char **argv);
 int cmd_counters(struct ctx *c, int argc, char **argv);
 int cmd_ruleset(struct ctx *c, int argc, char **argv);
 int cmd_gen(struct ctx *c, int argc, char **argv);
+/* a jump/goto target must exist and not be a base chain (cmd_chain.c) */
+int cmd_chain_target(struct ctx *c, uint16_t family, const char *table,
+		     const char *chain);
+int cmd_chain_check(struct ctx *c, uint16_t family, const char *table,
+		    const char *chain, char *why, size_t whylen);
 
 /* command table and per-command help (cmd_help.c) */
 typedef int (*cmd_fn)(struct ctx *c, int argc, char **argv);

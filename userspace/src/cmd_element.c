@@ -54,6 +54,8 @@ enum ew_kind {
  * ew_init(), not per element.
  */
 struct elem_writer {
+	struct ctx *c;		/* jump/goto targets are checked in c */
+	char target[256];	/* the last target checked, "" none */
 	struct txn *t;
 	const struct setinfo *si;
 	uint16_t type, flags;
@@ -170,6 +172,14 @@ static int ew_add_slow(struct elem_writer *w, const struct elem *el,
 	if (w->need_data && !d) {
 		snprintf(why, whylen, "map element without ' : DATA'");
 		return -EINVAL;
+	}
+	if (d && (d->verdict == NFT_JUMP || d->verdict == NFT_GOTO) &&
+	    w->si->kt.dtype == KT_DATA_VERDICT && strcmp(w->target, d->chain)) {
+		err = cmd_chain_check(w->c, w->si->family, w->si->table,
+				      d->chain, why, whylen);
+		if (err)
+			return err;
+		snprintf(w->target, sizeof(w->target), "%s", d->chain);
 	}
 	if (el->timeout_ms && w->keep_data && !(w->si->flags & NFT_SET_TIMEOUT)) {
 		snprintf(why, whylen, "element timeout in a set without the "
@@ -452,6 +462,7 @@ static int elem_write(struct ctx *c, struct setinfo *si, uint16_t type,
 	if (err)
 		return err;
 	ew_init(&w, t, si, type, flags);
+	w.c = c;
 	err = elem_from_args(c, &w, o);
 	if (!err && o->file)
 		err = elem_from_file(c, &w, o->file);

@@ -315,7 +315,8 @@ static int rule_lookups(struct ctx *c, struct nftnl_rule *r,
 	return 0;
 }
 
-static int rule_verdict(struct ctx *c, struct nftnl_rule *r, const char *v)
+static int rule_verdict(struct ctx *c, struct nftnl_rule *r, uint16_t family,
+			const char *table, const char *v)
 {
 	static const struct { const char *name; int32_t code; } verdicts[] = {
 		{ "accept", NF_ACCEPT }, { "drop", NF_DROP },
@@ -335,6 +336,8 @@ static int rule_verdict(struct ctx *c, struct nftnl_rule *r, const char *v)
 			continue;
 		if (chain) {
 			err = cmd_name(c, "chain", v + len);
+			if (!err)
+				err = cmd_chain_target(c, family, table, v + len);
 			if (err)
 				return err;
 		}
@@ -426,7 +429,7 @@ static int rule_build(struct ctx *c, struct nftnl_rule *r, uint16_t family,
 	if (!err && o->counter)
 		err = rule_expr(r, &e, "counter");
 	if (!err && o->verdict)
-		err = rule_verdict(c, r, o->verdict);
+		err = rule_verdict(c, r, family, table, o->verdict);
 	return err;
 }
 

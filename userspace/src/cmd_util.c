@@ -256,9 +256,9 @@ static const char *report_chain(const struct txn_what *w, int err, char *buf,
 	else if (err == -EOPNOTSUPP)
 		why = "the chain exists with another hook, priority, type or "
 		      "device, which cannot be changed (chain del first)";
-	else if (err == -EBUSY)
-		why = "the chain exists as a regular chain, or a base chain "
-		      "is on this hook and device already";
+	else if (err == -EEXIST)
+		why = "a regular chain of that name exists; it cannot become "
+		      "a base chain (chain del first)";
 	else
 		return NULL;
 	snprintf(buf, len, "%s: %s", why, strerror(-err));

@@ -234,6 +234,7 @@ int main(int argc, char **argv)
 		err = cmd_run(&c, argc - i, argv + i, "", op, sizeof(op));
 	nl_close(&c.nl);
 	setreg_free(&c.sets);
+	setreg_free(&c.chains);
 	if ((fflush(stdout) || ferror(stdout)) && err >= 0) {
 		fprintf(stderr, "nftlab: writing standard output: %s\n",
 			strerror(errno));
