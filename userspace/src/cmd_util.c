@@ -11,6 +11,7 @@
 
 #include "cmd.h"
 #include "elem.h"
+#include "elem_list.h"
 #include "elem_lookup.h"
 #include "name.h"
 
@@ -211,7 +212,35 @@ static int report_elem_fmt(const struct txn_what *w, char *buf, size_t len,
 	if (!w->table || !w->name ||
 	    setreg_find(&c->sets, w->family, w->table, w->name, &si) != 1)
 		return -ENOENT;
+	if (setinfo_is_single_interval(&si)) {
+		uint8_t start[KT_MAX_KEY], end[KT_MAX_KEY];
+
+		/* the whole interval, not "end of interval ..." */
+		if (!elem_attr_interval(&si, w->req, w->elem, start, end))
+			return elem_format(&si.kt, start, end, buf, len);
+	}
 	return elem_attr_format(&si, w->elem, buf, len);
+}
+
+/* elem_walk() visitor: the first element that overlaps [start, end] */
+struct overlap {
+	const struct setinfo *si;
+	const uint8_t *start, *end;
+	uint8_t s[KT_MAX_KEY], e[KT_MAX_KEY];
+	int found;
+};
+
+static void overlap_visit(void *arg, const uint8_t *start, const uint8_t *end)
+{
+	struct overlap *o = arg;
+	uint32_t len = o->si->kt.key_len;
+
+	if (o->found || memcmp(start, o->end, len) > 0 ||
+	    memcmp(end, o->start, len) < 0)
+		return;
+	memcpy(o->s, start, len);
+	memcpy(o->e, end, len);
+	o->found = 1;
 }
 
 /*
@@ -219,25 +248,31 @@ static int report_elem_fmt(const struct txn_what *w, char *buf, size_t len,
  * set overlaps it.  Asked on a second socket (the first one is draining the
  * batch's replies); the batch was aborted, so the set is as before.
  */
-static int report_overlap(const struct setinfo *si, const struct nlattr *elem,
+static int report_overlap(const struct setinfo *si, const struct txn_what *w,
 			  char *buf, size_t len)
 {
-	uint8_t start[KT_MAX_KEY], end[KT_MAX_KEY], s2[KT_MAX_KEY], e2[KT_MAX_KEY];
+	uint8_t start[KT_MAX_KEY], end[KT_MAX_KEY];
+	struct overlap o = { .si = si, .start = start, .end = end };
 	struct nl_err ne;
 	struct nl nl = { 0 };
 	int err;
 
-	if (!elem || elem_attr_range(si, elem, start, end) || nl_open(&nl))
+	if (!w->elem || elem_attr_interval(si, w->req, w->elem, start, end) ||
+	    nl_open(&nl))
 		return -ENOENT;
-	err = elem_lookup(&nl, si, start, start, s2, e2, &ne);
+	err = elem_lookup(&nl, si, start, start, o.s, o.e, &ne);
 	if (err)
-		err = elem_lookup(&nl, si, end, end, s2, e2, &ne);
+		err = elem_lookup(&nl, si, end, end, o.s, o.e, &ne);
+	/* neither end is in an element: one inside the new interval */
+	if (err && setinfo_is_single_interval(si) &&
+	    !elem_walk(&nl, si, overlap_visit, &o) && o.found)
+		err = 0;
 	nl_close(&nl);
 	if (err)
 		return err;
-	if (!memcmp(s2, start, si->kt.key_len) && !memcmp(e2, end, si->kt.key_len))
+	if (!memcmp(o.s, start, si->kt.key_len) && !memcmp(o.e, end, si->kt.key_len))
 		return 1;	/* the same element */
-	return elem_format(&si->kt, s2, e2, buf, len);
+	return elem_format(&si->kt, o.s, o.e, buf, len);
 }
 
 /* Chain errnos: what the kernel means by them (nf_tables_api.c). */
@@ -284,7 +319,7 @@ static const char *report_explain(const struct txn_what *w, int err,
 		else if (err == -ENFILE)
 			snprintf(buf, len, "set is full: %s", strerror(-err));
 		else if (err == -EEXIST && known && (si.flags & NFT_SET_INTERVAL) &&
-			 (ov = report_overlap(&si, w->elem, other,
+			 (ov = report_overlap(&si, w, other,
 					      sizeof(other))) == 0)
 			snprintf(buf, len, "overlaps %s in the set: %s", other,
 				 strerror(-err));

@@ -296,6 +296,7 @@ static void txn_report(const struct txn *t, struct iovec *iov, int iovlen,
 		char buf[480];
 
 		w.elem = (const void *)((const char *)req + e->offset);
+		w.req = req;
 		if (rep->elem_fmt &&
 		    rep->elem_fmt(&w, buf, sizeof(buf), rep->data) == 0)
 			snprintf(elem, sizeof(elem), ": %s", buf);

@@ -55,6 +55,7 @@ struct txn_what {
 	const char *table;	/* NULL if absent */
 	const char *name;	/* chain, set, object; NULL if absent */
 	const struct nlattr *elem;	/* element the ext ACK points at */
+	const struct nlmsghdr *req;	/* the request elem is in */
 };
 
 /*
