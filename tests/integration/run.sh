@@ -159,9 +159,9 @@ test_multi_message() {
 		jq '.nftables[1].set.elem | length')" = 30000 ]
 	nftlab_raw gen addr4 --start 200000 --count 30000 > "$TMP/big.txt"
 	nftlab_raw gen addr4 --start 120000 --count 1 >> "$TMP/big.txt"
-	expect_fail "duplicate in the last message is named" \
-		"netdev/perf/big: $(tail -1 "$TMP/big.txt"): element already in the set.*: File exists" \
-		element add netdev perf big --file "$TMP/big.txt"
+	expect_fail "create: an existing element in the last message is named" \
+		"element create: netdev/perf/big: $(tail -1 "$TMP/big.txt"): element already in the set \\(element create.*: File exists" \
+		element create netdev perf big --file "$TMP/big.txt"
 	# keeps the before/after listings of the later tests short
 	expect_ok "set del of a 30000-element set" set del netdev perf big
 }
@@ -244,19 +244,22 @@ test_bad_input() {
 		element add netdev nope test '10.0.0.20 . 80'
 	expect_fail "unknown set" 'netdev/perf/nope: no such table or set: No such file or directory' \
 		element add netdev perf nope '10.0.0.20 . 80'
-	expect_fail "duplicate element after new ones" \
-		'netdev/perf/test: 10.0.0.9 . 22: element already in the set \(element add creates; delete it first\): File exists' \
-		element add netdev perf test '10.0.0.30 . 80' '10.0.0.9 . 22' '10.0.0.31 . 80'
-	expect_fail "duplicate element within one batch" '10.0.0.40: element already in the set \(element add creates; delete it first\): File exists' \
-		element add netdev perf h 10.0.0.40 10.0.0.40
+	expect_fail "create: an existing element after new ones" \
+		'netdev/perf/test: 10.0.0.9 . 22: element already in the set \(element create refuses existing elements, element add takes them\): File exists' \
+		element create netdev perf test '10.0.0.30 . 80' '10.0.0.9 . 22' '10.0.0.31 . 80'
+	expect_fail "create: an element given twice is a duplicate, not in the set" \
+		'element create: netdev/perf/h: 10.9.0.40: duplicate: given twice in this transaction: File exists' \
+		element create netdev perf h 10.9.0.40 10.9.0.40
+	expect_ok "add: an element given twice is taken, as nft's add element" \
+		element add netdev perf h 10.9.0.41 10.9.0.41
 	expect_fail "overlapping concat intervals" 'netdev/perf/test: 10.0.0.2/31 . 85-95: overlaps 10.0.0.1-10.0.0.5 . 80-90 in the set: File exists' \
 		element add netdev perf test '10.0.0.2-10.0.0.3 . 85-95'
 	expect_fail "two overlapping intervals in one transaction" \
-		'netdev/perf/test: 10.0.0.55 . 1: already in the set, or overlaps an interval in the set or earlier in this transaction: File exists' \
+		'netdev/perf/test: 10.0.0.55 . 1: duplicate, or overlaps an interval given earlier in this transaction: File exists' \
 		element add netdev perf test '10.0.0.50-10.0.0.60 . 1' '10.0.0.55 . 1'
-	expect_fail "an existing single-field interval again is the same element" \
+	expect_fail "create: an existing single-field interval again is the same element" \
 		"netdev/perf/i: [0-9./]+: element already in the set .*: File exists" \
-		element add netdev perf i "$(sed -n 200p "$TMP/i.txt")"
+		element create netdev perf i "$(sed -n 200p "$TMP/i.txt")"
 	expect_fail "overlapping single-field intervals name the other one" \
 		"netdev/perf/i: $(sed -n 200p "$TMP/i.txt" | cut -d- -f1): overlaps .+ in the set: File exists" \
 		element add netdev perf i "$(sed -n 200p "$TMP/i.txt" | cut -d- -f1)"
@@ -366,9 +369,11 @@ test_never_drop() {
 		element add ip inp s --gen addr4 --count 2 --start 4294967295
 	expect_refused "--max-batch that would wrap" "too large" \
 		--max-batch 17179869185G element add ip inp s 10.0.1.1
-	expect_fail "element add of an existing element says so" \
-		'ip/inp/s: 10.0.0.1: element already in the set \(element add creates; delete it first\): File exists' \
+	expect_ok "element add of an existing element exits 0, as nft's add element" \
 		element add ip inp s 10.0.0.1
+	expect_fail "element create of an existing element says so" \
+		'element create: ip/inp/s: 10.0.0.1: element already in the set \(element create refuses existing elements, element add takes them\): File exists' \
+		element create ip inp s 10.0.0.1
 	expect_fail "counters of a missing table" 'counters: ip/nope: no such table' \
 		counters ip nope
 }
@@ -494,9 +499,9 @@ test_script() {
 		"s.cmds: stats: 1002 elements" "$TMP/err"
 	check "script: elements present" [ "$(nftns -j list set inet sc v4 |
 		jq '.nftables[1].set.elem | length')" = 1002 ]
-	printf 'table add inet sc2\nset add inet sc2 s --type ipv4_addr\nelement add inet sc2 s 10.0.0.1 10.0.0.1\n' > "$TMP/dup.cmds"
+	printf 'table add inet sc2\nset add inet sc2 s --type ipv4_addr\nelement create inet sc2 s 10.0.0.1 10.0.0.1\n' > "$TMP/dup.cmds"
 	expect_fail "script: a kernel error names the script line, nothing applied" \
-		'dup.cmds:3: element add: inet/sc2/s: 10.0.0.1: element already' -f "$TMP/dup.cmds"
+		'dup.cmds:3: element create: inet/sc2/s: 10.0.0.1: duplicate: given twice in this transaction' -f "$TMP/dup.cmds"
 	printf 'table add inet sc3\nset add inet sc3 s --type ipv4_addr\nelement add inet sc3 s 10.0.0.x\n' > "$TMP/bad.cmds"
 	expect_refused "script: bad element refused before sending" \
 		"bad.cmds:3: element add: inet/sc3/s: 10.0.0.x" -f "$TMP/bad.cmds"
@@ -564,6 +569,9 @@ test_maps() {
 	out=$(nftlab element get ip mp vm 10.0.0.2)
 	check "element get on a map prints the key" [ "$out" = "10.0.0.2" ]
 	expect_ok "element del on a map needs no data" element del ip mp vm 10.0.0.3
+	expect_fail "element add of a key with other data says so" \
+		'ip/mp/vm: 10.0.0.1: element already in the set with other data' \
+		element add ip mp vm '10.0.0.1 : drop'
 	expect_refused "map element without data" "10.0.0.9: map element without ' : DATA'" \
 		element add ip mp vm 10.0.0.9
 	expect_refused "bad verdict" "'bogus' is not a verdict" \

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * element add|del|get FAMILY TABLE SET [ELEMENT]... [--file FILE]
+ * element add|create|del|get FAMILY TABLE SET [ELEMENT]... [--file FILE]
  *         [--gen FIELDS --count N [--start N] [--range-size N] [--proto P]]
  *
  * Elements are streamed: each one is parsed and serialised straight into
@@ -528,9 +528,10 @@ int cmd_element(struct ctx *c, int argc, char **argv)
 
 	if (argc < 4)
 		return cmd_usage(c);
-	if (!strcmp(argv[0], "add")) {
+	if (!strcmp(argv[0], "add") || !strcmp(argv[0], "create")) {
+		/* as nft: add takes elements already there, create does not */
 		type = NFT_MSG_NEWSETELEM;
-		flags = NLM_F_CREATE | NLM_F_EXCL;
+		flags = NLM_F_CREATE | (argv[0][0] == 'c' ? NLM_F_EXCL : 0);
 	} else if (!strcmp(argv[0], "del")) {
 		type = NFT_MSG_DELSETELEM;
 	} else if (!strcmp(argv[0], "get") || !strcmp(argv[0], "list")) {

@@ -35,10 +35,14 @@ static const struct cmd_desc cmds[] = {
 	  "  elements are 'KEY : DATA', e.g. '10.0.0.1 : jump other',\n"
 	  "  '10.0.0.1-10.0.0.9 . 80 : 0x10'; element add|del|get work on maps\n" },
 	{ "element", cmd_element, 1, 1,
-	  "element add|del FAMILY TABLE SET [ELEMENT]... [--file FILE|-]\n"
+	  "element add|create|del FAMILY TABLE SET [ELEMENT]... [--file FILE|-]\n"
 	  "          [--gen FIELDS --count N [--start N] [--range-size N] [--proto P]]\n"
 	  "element get FAMILY TABLE SET ELEMENT...\n"
 	  "element list FAMILY TABLE SET [--json]\n",
+	  "  add              as nft's add element: elements already in the\n"
+	  "                   set (with the same data) are no error\n"
+	  "  create           as nft's create element: an element already in\n"
+	  "                   the set, or given twice, is an error (EEXIST)\n"
 	  "  ELEMENT          nft syntax: '10.0.0.1-10.0.0.5 . 80-90 timeout 30s';\n"
 	  "                   after '--' every word is an element\n"
 	  "  --file FILE      one element per line ('#' comments, trailing ','),\n"

@@ -275,6 +275,62 @@ static int report_overlap(const struct setinfo *si, const struct txn_what *w,
 	return elem_format(&si->kt, o.s, o.e, buf, len);
 }
 
+/* 1: the element w points at is in the set (asked on a second socket) */
+static int report_in_set(const struct setinfo *si, const struct txn_what *w)
+{
+	uint8_t start[KT_MAX_KEY], end[KT_MAX_KEY], s2[KT_MAX_KEY], e2[KT_MAX_KEY];
+	struct nl_err ne;
+	struct nl nl = { 0 };
+	int err;
+
+	if (!w->elem || elem_attr_range(si, w->elem, start, end) || nl_open(&nl))
+		return -ENOENT;
+	err = elem_lookup(&nl, si, start, end, s2, e2, &ne);
+	nl_close(&nl);
+	if (err)
+		return err == -ENOENT ? 0 : err;
+	return !memcmp(s2, start, si->kt.key_len) &&
+	       !memcmp(e2, end, si->kt.key_len);
+}
+
+/*
+ * EEXIST of NEWSETELEM: an interval overlapping one in the set (named),
+ * the element in the set already (create; for add: with other data), or
+ * an element given twice in the transaction (create) or overlapping one
+ * earlier in it.  si: NULL if the set is not known.
+ */
+static void report_exists(const struct txn_what *w, const struct setinfo *si,
+			  int err, char *buf, size_t len)
+{
+	int create = !!(w->nlflags & NLM_F_EXCL);
+	int in = -ENOENT;
+	char other[256];
+
+	if (si && (si->flags & NFT_SET_INTERVAL)) {
+		in = report_overlap(si, w, other, sizeof(other));
+		if (in == 0) {
+			snprintf(buf, len, "overlaps %s in the set: %s", other,
+				 strerror(-err));
+			return;
+		}
+		in = in == 1 ? 1 : 0;
+	} else if (si) {
+		in = report_in_set(si, w);
+	}
+	if (in == 0)
+		snprintf(buf, len, "%s in this transaction: %s",
+			 si->flags & NFT_SET_INTERVAL ?
+			 "duplicate, or overlaps an interval given earlier" :
+			 "duplicate: given twice", strerror(-err));
+	else if (create)
+		snprintf(buf, len, "element already in the set (element create "
+			 "refuses existing elements, element add takes them): %s",
+			 strerror(-err));
+	else
+		snprintf(buf, len, "element already in the set with other data "
+			 "(element del it first): %s", strerror(-err));
+}
+
 /* Chain errnos: what the kernel means by them (nf_tables_api.c). */
 static const char *report_chain(const struct txn_what *w, int err, char *buf,
 				size_t len)
@@ -306,8 +362,6 @@ static const char *report_explain(const struct txn_what *w, int err,
 {
 	struct ctx *c = data;
 	struct setinfo si = { 0 };
-	char other[256];
-	int ov = -ENOENT;
 	int known = w->table && w->name &&
 		setreg_find(&c->sets, w->family, w->table, w->name, &si) == 1;
 
@@ -318,20 +372,8 @@ static const char *report_explain(const struct txn_what *w, int err,
 				 strerror(-err));
 		else if (err == -ENFILE)
 			snprintf(buf, len, "set is full: %s", strerror(-err));
-		else if (err == -EEXIST && known && (si.flags & NFT_SET_INTERVAL) &&
-			 (ov = report_overlap(&si, w, other,
-					      sizeof(other))) == 0)
-			snprintf(buf, len, "overlaps %s in the set: %s", other,
-				 strerror(-err));
-		else if (err == -EEXIST && known && (si.flags & NFT_SET_INTERVAL) &&
-			 ov != 1)
-			snprintf(buf, len, "already in the set, or overlaps "
-				 "an interval in the set or earlier in this "
-				 "transaction: %s", strerror(-err));
 		else if (err == -EEXIST)
-			snprintf(buf, len, "element already in the set (element "
-				 "add creates; delete it first): %s",
-				 strerror(-err));
+			report_exists(w, known ? &si : NULL, err, buf, len);
 		else if (err == -ENOENT && known && si.kt.dtype == KT_DATA_VERDICT)
 			snprintf(buf, len, "no such set, or the jump/goto chain "
 				 "does not exist: %s", strerror(-err));

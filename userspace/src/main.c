@@ -33,7 +33,7 @@ static const char help[] =
 "  set flush|del FAMILY TABLE SET\n"
 "  map add FAMILY TABLE MAP --type SPEC --data verdict|TYPE [set options]\n"
 "  map flush|del FAMILY TABLE MAP    elements: 'KEY : DATA'\n"
-"  element add|del FAMILY TABLE SET [ELEMENT]... [--file FILE|-]\n"
+"  element add|create|del FAMILY TABLE SET [ELEMENT]... [--file FILE|-]\n"
 "            [--gen FIELDS --count N [--start N] [--range-size N] [--proto P]]\n"
 "  element get FAMILY TABLE SET ELEMENT...\n"
 "  element list FAMILY TABLE SET [--json]   stream all elements\n"

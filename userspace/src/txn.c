@@ -245,6 +245,7 @@ static void txn_parse_what(const struct nlmsghdr *nlh, struct txn_what *w)
 
 	mnl_attr_parse(nlh, sizeof(*nfg), txn_names_cb, slot);
 	w->type = NFNL_MSG_TYPE(nlh->nlmsg_type);
+	w->nlflags = nlh->nlmsg_flags;
 	w->family = nfg->nfgen_family;
 	switch (w->type) {
 	case NFT_MSG_NEWTABLE: case NFT_MSG_DELTABLE:

@@ -51,6 +51,7 @@ struct txn_mark {
 /* What a failed message was about, from the request itself. */
 struct txn_what {
 	int type;		/* NFT_MSG_* */
+	uint16_t nlflags;	/* the request's NLM_F_* */
 	uint16_t family;
 	const char *table;	/* NULL if absent */
 	const char *name;	/* chain, set, object; NULL if absent */
