@@ -440,6 +440,12 @@ test_round2_input() {
 	expect_refused "--file '' quotes the empty name" \
 		"element add: '': No such file or directory" \
 		element add ip inp s --file ''
+	expect_refused "priority dstnat on an input hook, as nft" \
+		"priority 'dstnat' is not for this hook" \
+		chain add ip inp dn --hook input --priority dstnat
+	expect_refused "priority raw in a bridge table, as nft" \
+		"bad priority 'raw' \\(a number, or NAME \\[\\+\\|- N\\], NAME one of dstnat filter out srcnat\\)" \
+		chain add bridge inp dn --hook input --priority raw
 	expect_refused "-1 as an element hints at --" \
 		"unknown option '-1' \(an element that starts with '-' goes after '--'" \
 		element add ip inp s -1

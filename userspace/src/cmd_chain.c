@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <linux/netfilter.h>
+#include <linux/netfilter_arp.h>
 #include <linux/netfilter/nf_tables.h>
 #include <libnftnl/chain.h>
 
@@ -30,6 +31,13 @@ static int chain_hook(uint16_t family, const char *name, uint32_t *hook)
 		{ "egress", NF_NETDEV_EGRESS, 1 },
 	};
 
+	/* arp has hooks of its own: NF_ARP_IN 0, NF_ARP_OUT 1 */
+	if (family == NFPROTO_ARP) {
+		if (strcmp(name, "input") && strcmp(name, "output"))
+			return -EINVAL;
+		*hook = name[0] == 'i' ? NF_ARP_IN : NF_ARP_OUT;
+		return 0;
+	}
 	for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++) {
 		if (strcmp(hooks[i].name, name))
 			continue;
@@ -46,25 +54,114 @@ static int chain_hook(uint16_t family, const char *name, uint32_t *hook)
 	return -EINVAL;
 }
 
-static int chain_prio(const char *s, int32_t *prio)
-{
-	static const struct { const char *name; int32_t prio; } names[] = {
-		{ "raw", -300 }, { "mangle", -150 }, { "dstnat", -100 },
-		{ "filter", 0 }, { "security", 50 }, { "srcnat", 100 },
-	};
-	char *end;
-	long v;
+/*
+ * Priority names as nft 1.0.6 takes them (checked against it): per family,
+ * some for one hook only; hook -1: any.
+ */
+static const struct chain_prio_name {
+	const char *name;
+	int32_t prio;
+	int bridge;		/* 1: bridge, 0: ip, ip6, inet; -1: all */
+	int hook;
+} prio_names[] = {
+	{ "raw", -300, 0, -1 }, { "mangle", -150, 0, -1 },
+	{ "dstnat", -100, 0, NF_INET_PRE_ROUTING }, { "filter", 0, 0, -1 },
+	{ "security", 50, 0, -1 }, { "srcnat", 100, 0, NF_INET_POST_ROUTING },
+	{ "dstnat", -300, 1, NF_INET_PRE_ROUTING }, { "filter", -200, 1, -1 },
+	{ "out", 100, 1, NF_INET_LOCAL_OUT },
+	{ "srcnat", 300, 1, NF_INET_POST_ROUTING },
+	{ "filter", 0, -1, -1 },	/* arp, netdev */
+};
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!strcmp(names[i].name, s)) {
-			*prio = names[i].prio;
+static int prio_name_fits(const struct chain_prio_name *n, uint16_t family,
+			  uint32_t hook)
+{
+	int l3 = family == NFPROTO_IPV4 || family == NFPROTO_IPV6 ||
+		 family == NFPROTO_INET;
+
+	if (n->bridge == 1 ? family != NFPROTO_BRIDGE :
+	    n->bridge == 0 ? !l3 : l3 || family == NFPROTO_BRIDGE)
+		return 0;
+	return n->hook < 0 || (uint32_t)n->hook == hook;
+}
+
+static const char *prio_list(uint16_t family)
+{
+	if (family == NFPROTO_BRIDGE)
+		return "dstnat filter out srcnat";
+	if (family == NFPROTO_ARP || family == NFPROTO_NETDEV)
+		return "filter";
+	return "raw mangle dstnat filter security srcnat";
+}
+
+/* The name's value; -EINVAL: no such name, -EPERM: not for this hook. */
+static int prio_name(const char *s, size_t len, uint16_t family, uint32_t hook,
+		     int32_t *prio)
+{
+	int err = -EINVAL;
+
+	for (size_t i = 0; i < sizeof(prio_names) / sizeof(prio_names[0]); i++) {
+		const struct chain_prio_name *n = &prio_names[i];
+
+		if (strlen(n->name) != len || strncmp(n->name, s, len))
+			continue;
+		if (prio_name_fits(n, family, hook)) {
+			*prio = n->prio;
 			return 0;
 		}
+		if (prio_name_fits(n, family, (uint32_t)n->hook))
+			err = -EPERM;	/* the family's, another hook's */
 	}
-	v = strtol(s, &end, 10);
-	if (end == s || *end || v < INT32_MIN || v > INT32_MAX)
-		return -EINVAL;
-	*prio = (int32_t)v;
+	return err;
+}
+
+/* NUMBER, NAME, or NAME + N / NAME - N (blanks optional), as nft. */
+static int chain_prio(struct ctx *c, uint16_t family, uint32_t hook,
+		      const char *s, int32_t *prio)
+{
+	const char *arg = s;
+	int64_t base = 0, sign = 1;
+	long long v;
+	size_t len = 0;
+	struct qbuf q;
+	char *end;
+	int err;
+
+	while (s[len] >= 'a' && s[len] <= 'z')
+		len++;
+	if (len) {
+		int32_t named;
+
+		err = prio_name(s, len, family, hook, &named);
+		if (err == -EPERM)
+			return cmd_refuse(c, "priority '%.*s' is not for this "
+					  "hook (as in nft: dstnat prerouting, "
+					  "srcnat postrouting, out output only)",
+					  (int)len, s);
+		if (err)
+			return cmd_refuse(c, "bad priority '%s' (a number, or "
+					  "NAME [+|- N], NAME one of %s)",
+					  quote(&q, arg), prio_list(family));
+		base = named;
+		s += len;
+		s += strspn(s, " ");
+		if (!*s) {
+			*prio = named;
+			return 0;
+		}
+		if (*s != '+' && *s != '-')
+			return cmd_refuse(c, "bad priority '%s'", quote(&q, arg));
+		sign = *s++ == '-' ? -1 : 1;
+		s += strspn(s, " ");
+		if (*s < '0' || *s > '9')
+			return cmd_refuse(c, "bad priority '%s'", quote(&q, arg));
+	}
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || end == s || *end || base + sign * v < INT32_MIN ||
+	    base + sign * v > INT32_MAX)
+		return cmd_refuse(c, "bad priority '%s'", quote(&q, arg));
+	*prio = (int32_t)(base + sign * v);
 	return 0;
 }
 
@@ -152,7 +249,7 @@ static int chain_fill(struct ctx *c, struct nftnl_chain *ch, uint16_t family,
 		      const struct chain_opts *o)
 {
 	uint32_t hook;
-	int32_t prio;
+	int32_t prio = 0;
 	char why[128];
 	struct qbuf q;
 	int err;
@@ -162,8 +259,9 @@ static int chain_fill(struct ctx *c, struct nftnl_chain *ch, uint16_t family,
 	if (chain_hook(family, o->hook, &hook))
 		return cmd_refuse(c, "hook '%s' not valid for family %s",
 				  quote(&q, o->hook), nl_family_name(family));
-	if (chain_prio(o->prio, &prio))
-		return cmd_refuse(c, "bad priority '%s'", quote(&q, o->prio));
+	err = chain_prio(c, family, hook, o->prio, &prio);
+	if (err)
+		return err;
 	if (family == NFPROTO_NETDEV && !o->dev)
 		return cmd_refuse(c, "netdev chains need --dev");
 	if (o->dev && family != NFPROTO_NETDEV &&

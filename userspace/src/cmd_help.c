@@ -15,7 +15,10 @@ static const struct cmd_desc cmds[] = {
 	  "chain del FAMILY TABLE CHAIN\n",
 	  "  --hook HOOK      prerouting input forward output postrouting;\n"
 	  "                   ingress, egress (netdev), ingress (inet)\n"
-	  "  --priority PRIO  number, or raw mangle dstnat filter security srcnat\n"
+	  "  --priority PRIO  a number, or NAME [+|- N] as in nft: raw mangle\n"
+	  "                   dstnat (prerouting) filter security srcnat\n"
+	  "                   (postrouting); bridge: dstnat filter out (output)\n"
+	  "                   srcnat; arp, netdev: filter ('filter + 10')\n"
 	  "  --dev DEV        netdev chains: the device (at most 15 bytes)\n"
 	  "  --type TYPE      filter (default); route: ip, ip6 output;\n"
 	  "                   nat: ip, ip6, inet\n" },
