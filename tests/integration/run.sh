@@ -446,6 +446,13 @@ test_round2_input() {
 	expect_refused "priority raw in a bridge table, as nft" \
 		"bad priority 'raw' \\(a number, or NAME \\[\\+\\|- N\\], NAME one of dstnat filter out srcnat\\)" \
 		chain add bridge inp dn --hook input --priority raw
+	expect_refused "an empty element between commas" \
+		"element add: empty element before ','" \
+		element add ip inp s '10.0.9.1,,10.0.9.2'
+	expect_refused "'{' without '}'" "element add: '\\{' without '\\}'" \
+		element add ip inp s '{ 10.0.9.1,'
+	expect_refused "an empty list" "element add: no elements in '\\{ \\}'" \
+		element add ip inp s '{' '}'
 	expect_refused "-1 as an element hints at --" \
 		"unknown option '-1' \(an element that starts with '-' goes after '--'" \
 		element add ip inp s -1

@@ -435,16 +435,76 @@ static int elem_parse_opts(struct ctx *c, int argc, char **argv,
 	return 0;
 }
 
+static char *trim_blanks(char *s)
+{
+	char *end;
+
+	s += strspn(s, " \t");
+	end = s + strlen(s);
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+		*--end = '\0';
+	return s;
+}
+
+/*
+ * One word of the command line: an element, or a piece of an nft element
+ * list: '{' and '}' around it, elements separated by ',' (a trailing ','
+ * allowed, as nft allows it), e.g. '{ 10.0.0.1, 10.0.0.2, }' or the shell
+ * words {  10.0.0.1,  10.0.0.2  }.  *depth: inside braces.
+ */
+static int elem_arg_word(struct ctx *c, struct elem_writer *w, char *word,
+			 int *depth)
+{
+	char *p = trim_blanks(word), *end, *comma;
+	int close = 0, err = 0;
+
+	if (*p == '{') {
+		if ((*depth)++)
+			return cmd_refuse(c, "'{' inside '{ ... }'");
+		p = trim_blanks(p + 1);
+	}
+	end = p + strlen(p);
+	if (end > p && end[-1] == '}') {
+		*--end = '\0';
+		close = 1;
+		p = trim_blanks(p);
+	}
+	while (!err && *p) {
+		comma = strchr(p, ',');
+		if (comma)
+			*comma = '\0';
+		if (!*trim_blanks(p))
+			return cmd_refuse(c, "empty element before ','");
+		err = elem_one(c, w, NULL, trim_blanks(p));
+		p = comma ? trim_blanks(comma + 1) : p + strlen(p);
+	}
+	if (!err && close && !(*depth)--)
+		return cmd_refuse(c, "'}' without '{'");
+	return err;
+}
+
 /* Positional elements, in order. */
 static int elem_from_args(struct ctx *c, struct elem_writer *w,
 			  const struct elem_opts *o)
 {
-	for (size_t i = 0; i < o->npos; i++) {
-		int err = elem_one(c, w, NULL, o->pos[i]);
+	uint64_t before = w->count;
+	int depth = 0;
 
+	for (size_t i = 0; i < o->npos; i++) {
+		char *word = strdup(o->pos[i]);
+		int err;
+
+		if (!word)
+			return -ENOMEM;
+		err = elem_arg_word(c, w, word, &depth);
+		free(word);
 		if (err)
 			return err;
 	}
+	if (depth)
+		return cmd_refuse(c, "'{' without '}'");
+	if (o->npos && w->count == before)
+		return cmd_refuse(c, "no elements in '{ }'");
 	return 0;
 }
 
