@@ -32,6 +32,22 @@ expect_status() {
 	fi
 }
 
+# expect_checked NAME ARGS...: exit status 0, nothing on stderr, ruleset
+# unchanged (-c)
+expect_checked() {
+	local name=$1 before rc=0
+	shift
+	before=$(ruleset "$NS")
+	nftlab "$@" || rc=$?
+	if [ "$rc" -ne 0 ] || [ -s "$TMP/err" ]; then
+		not_ok "$name: exit status $rc, want 0 and no message"
+	elif [ "$before" != "$(ruleset "$NS")" ]; then
+		not_ok "$name: ruleset changed"
+	else
+		ok "$name"
+	fi
+}
+
 # expect_fail NAME REGEX ARGS...: the kernel refuses (exit status 1)
 expect_fail() {
 	expect_status 1 "$@"
@@ -453,6 +469,16 @@ test_round2_input() {
 		element add ip inp s '{ 10.0.9.1,'
 	expect_refused "an empty list" "element add: no elements in '\\{ \\}'" \
 		element add ip inp s '{' '}'
+	printf 'table add ip chk\nset add ip chk s --type ipv4_addr\nelement add ip chk s 10.0.0.1\n' > "$TMP/chk.cmds"
+	expect_checked "-c -f: a script is checked, nothing applied" \
+		-c -f "$TMP/chk.cmds"
+	expect_checked "--check: a command is checked, nothing applied" \
+		--check element add ip inp s 10.0.9.9
+	expect_fail "-c: the kernel's errors are reported" \
+		'element create: ip/inp/s: 10.0.0.1: element already in the set' \
+		-c element create ip inp s 10.0.0.1
+	expect_refused "-c after the command" "'-c' is a global option: global options go first" \
+		table add ip chk -c
 	expect_refused "-1 as an element hints at --" \
 		"unknown option '-1' \(an element that starts with '-' goes after '--'" \
 		element add ip inp s -1

@@ -15,6 +15,7 @@ struct ctx {
 	struct nl nl;
 	size_t max_batch;	/* --max-batch: largest transaction, bytes */
 	int stats;		/* --stats: print transaction timings */
+	int check;		/* -c: check only, nothing committed */
 	const char *object;	/* "element", for usage texts */
 	int argc;		/* the command's words: OBJECT VERB ARGS */
 	char **argv;

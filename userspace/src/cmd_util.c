@@ -52,6 +52,7 @@ int cmd_usage(struct ctx *c)
 static int is_global_opt(const char *a)
 {
 	return !strcmp(a, "--stats") || !strcmp(a, "--max-batch") ||
+	       !strcmp(a, "-c") || !strcmp(a, "--check") ||
 	       !strcmp(a, "-f") || !strcmp(a, "--version") ||
 	       !strncmp(a, "--max-batch=", 12);
 }
@@ -192,6 +193,7 @@ int cmd_txn_begin(struct ctx *c, struct txn *own, struct txn **t)
 	err = txn_init(own, &c->nl, c->max_batch);
 	if (err)
 		return cmd_fail(c, "transaction", err);
+	own->check = c->check;
 	*t = own;
 	return 0;
 }

@@ -14,8 +14,8 @@
 #define NFTLAB_VERSION "0.2"
 
 static const char help[] =
-"Usage: nftlab [--max-batch BYTES] [--stats] OBJECT VERB ARGS...\n"
-"       nftlab [--max-batch BYTES] [--stats] -f FILE|-\n"
+"Usage: nftlab [-c] [--max-batch BYTES] [--stats] OBJECT VERB ARGS...\n"
+"       nftlab [-c] [--max-batch BYTES] [--stats] -f FILE|-\n"
 "       nftlab OBJECT [VERB] --help\n"
 "\n"
 "Each command is one nf_tables transaction: it is applied completely or\n"
@@ -52,6 +52,9 @@ static const char help[] =
 "Generator FIELDS (nft_concat_range.sh formats): addr4 addr6 port proto mac,\n"
 "e.g. --gen 'addr4 . port' --start 1 --count 1000 --range-size 1.\n"
 "\n"
+"  -c, --check        check only (as nft -c): the batch is built and sent\n"
+"                     without its end; the kernel checks every message and\n"
+"                     aborts it, nothing is committed\n"
 "  -f FILE            run the commands of FILE ('-': standard input) as\n"
 "                     one transaction\n"
 "  --max-batch BYTES  refuse transactions larger than this (k, M, G;\n"
@@ -150,9 +153,13 @@ static int global_opts(struct ctx *c, int argc, char **argv, int *i,
 				 NFTLAB_VERSION);
 			return print_out(version);
 		}
-		if (!strcmp(a, "--stats")) {
-			err = global_once(&seen, 1, a);
-			c->stats = 1;
+		if (!strcmp(a, "--stats") || !strcmp(a, "-c") ||
+		    !strcmp(a, "--check")) {
+			err = global_once(&seen, a[2] == 's' ? 1 : 8, a);
+			if (a[2] == 's')
+				c->stats = 1;
+			else
+				c->check = 1;
 			*i += 1;
 			continue;
 		}

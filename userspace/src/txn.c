@@ -400,7 +400,13 @@ int txn_commit(struct txn *t, struct nl *nl, const struct txn_reporter *rep)
 	int iovlen, ret;
 	ssize_t sent;
 
-	txn_put_batch_msg(t, NFNL_MSG_BATCH_END, t->seq_next++);
+	/*
+	 * -c, as nft -c: without BATCH_END the kernel checks every message
+	 * (each is ACKed or refused as usual) and then aborts the batch.
+	 */
+	if (!t->check)
+		txn_put_batch_msg(t, NFNL_MSG_BATCH_END, t->seq_next);
+	t->seq_next++;
 	nl->seq = t->seq_next;
 
 	ret = txn_set_buffers(nl, t->bytes, (size_t)t->nmsgs * 1024 + 262144);

@@ -33,6 +33,7 @@ struct txn {
 	size_t bytes;		/* bytes in completed messages (at buf) */
 	size_t max_bytes;	/* refuse to grow beyond this */
 	unsigned int nmsgs;	/* messages between BEGIN and END */
+	int check;		/* -c: sent without BATCH_END, never committed */
 	uint64_t t_start_ns;	/* txn_init() */
 	uint64_t t_send_ns;	/* sendmsg() called */
 	uint64_t t_done_ns;	/* sendmsg() returned: kernel done */
