@@ -632,6 +632,12 @@ test_maps() {
 		rule add ip mp input --vmap mm
 	expect_refused "--map of a verdict map" "--map vm: not a map with --data mark" \
 		rule add ip mp input --map vm
+	expect_refused "--match with a word of the wrong field" \
+		"--match 'saddr . port': field 2 \\(inet_service\\) takes sport or dport" \
+		rule add ip mp input --map mm --match 'saddr . port'
+	expect_refused "--match with too few fields" \
+		"--match 'saddr': 2 fields joined by ' . ' for the key of mm" \
+		rule add ip mp input --map mm --match saddr
 	expect_refused "--set and --vmap together" "one of --set, --vmap, --map" \
 		rule add ip mp input --set vm --vmap vm
 	expect_ok "map del" table del ip mp

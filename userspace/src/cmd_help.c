@@ -59,11 +59,15 @@ static const struct cmd_desc cmds[] = {
 	  "  list             print every element as it arrives from the kernel,\n"
 	  "                   one per line ('KEY [timeout T] [: DATA]') or as JSON\n" },
 	{ "rule", cmd_rule, 1, 1,
-	  "rule add FAMILY TABLE CHAIN [--set SET|--vmap MAP|--map MAP [--lookups N]]\n"
+	  "rule add FAMILY TABLE CHAIN [--set SET|--vmap MAP|--map MAP [--lookups N]\n"
+	  "          [--match FIELDS]]\n"
 	  "          [--counter]\n"
 	  "          [--verdict accept|drop|continue|return|jump:CHAIN|goto:CHAIN]\n",
 	  "  --vmap MAP       look the packet up in a verdict map (ip daddr vmap @MAP)\n"
 	  "  --map MAP        meta mark set KEY map @MAP (a map with --data mark)\n"
+	  "  --match FIELDS   the packet fields per key field, as nft writes\n"
+	  "                   them: 'saddr . sport' (saddr|daddr, sport|dport,\n"
+	  "                   l4proto, mark; default daddr . dport)\n"
 	  "  --lookups N      look SET up N times (default 1); the limit is the\n"
 	  "                   kernel's: 128 expressions and < 4096 bytes per rule\n" },
 	{ "counter", cmd_counter, 1, 1,
