@@ -66,6 +66,17 @@ expect_err "unknown global option: one line, no help text" \
 expect_err "quoted input is escaped and cut" \
 	'unknown option .--x\\x1b\[31m\\ny+\.\.\.. ' \
 	gen addr4 --count 1 "--x"$'\033[31m\n'"$(printf 'y%.0s' {1..500})"
+# full_out NAME ARGS...: stdout on /dev/full is exit status 1 with a message
+full_out() {
+	local name=$1 rc=0 err
+	shift
+	err=$("${WRAP[@]}" "$NFTLAB" "$@" 2>&1 >/dev/full) || rc=$?
+	[ "$rc" -eq 1 ] && grep -q 'writing standard output: No space left' <<< "$err"
+	result $? "$name on /dev/full: exit 1 and a message (exit $rc)"
+}
+full_out "--help" --help
+full_out "--version" --version
+full_out "per-command --help" element --help
 out=$("${WRAP[@]}" "$NFTLAB" gen 'mac . mac . mac . mac . mac' --count 2 --range-size 3 | tail -1)
 [ "$out" = "$(printf '00:01:00:00:00:07-00:01:00:00:00:0a . %.0s' 1 2 3 4)00:01:00:00:00:07-00:01:00:00:00:0a" ]
 result $? "gen: 5 mac fields with ranges fit the text buffer"

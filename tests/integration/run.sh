@@ -32,6 +32,22 @@ expect_status() {
 	fi
 }
 
+# expect_checked NAME ARGS...: exit status 0, nothing on stderr, ruleset
+# unchanged (-c)
+expect_checked() {
+	local name=$1 before rc=0
+	shift
+	before=$(ruleset "$NS")
+	nftlab "$@" || rc=$?
+	if [ "$rc" -ne 0 ] || [ -s "$TMP/err" ]; then
+		not_ok "$name: exit status $rc, want 0 and no message"
+	elif [ "$before" != "$(ruleset "$NS")" ]; then
+		not_ok "$name: ruleset changed"
+	else
+		ok "$name"
+	fi
+}
+
 # expect_fail NAME REGEX ARGS...: the kernel refuses (exit status 1)
 expect_fail() {
 	expect_status 1 "$@"
@@ -159,9 +175,9 @@ test_multi_message() {
 		jq '.nftables[1].set.elem | length')" = 30000 ]
 	nftlab_raw gen addr4 --start 200000 --count 30000 > "$TMP/big.txt"
 	nftlab_raw gen addr4 --start 120000 --count 1 >> "$TMP/big.txt"
-	expect_fail "duplicate in the last message is named" \
-		"netdev/perf/big: $(tail -1 "$TMP/big.txt"): element already in the set.*: File exists" \
-		element add netdev perf big --file "$TMP/big.txt"
+	expect_fail "create: an existing element in the last message is named" \
+		"element create: netdev/perf/big: $(tail -1 "$TMP/big.txt"): element already in the set \\(element create.*: File exists" \
+		element create netdev perf big --file "$TMP/big.txt"
 	# keeps the before/after listings of the later tests short
 	expect_ok "set del of a 30000-element set" set del netdev perf big
 }
@@ -244,19 +260,22 @@ test_bad_input() {
 		element add netdev nope test '10.0.0.20 . 80'
 	expect_fail "unknown set" 'netdev/perf/nope: no such table or set: No such file or directory' \
 		element add netdev perf nope '10.0.0.20 . 80'
-	expect_fail "duplicate element after new ones" \
-		'netdev/perf/test: 10.0.0.9 . 22: element already in the set \(element add creates; delete it first\): File exists' \
-		element add netdev perf test '10.0.0.30 . 80' '10.0.0.9 . 22' '10.0.0.31 . 80'
-	expect_fail "duplicate element within one batch" '10.0.0.40: element already in the set \(element add creates; delete it first\): File exists' \
-		element add netdev perf h 10.0.0.40 10.0.0.40
+	expect_fail "create: an existing element after new ones" \
+		'netdev/perf/test: 10.0.0.9 . 22: element already in the set \(element create refuses existing elements, element add takes them\): File exists' \
+		element create netdev perf test '10.0.0.30 . 80' '10.0.0.9 . 22' '10.0.0.31 . 80'
+	expect_fail "create: an element given twice is a duplicate, not in the set" \
+		'element create: netdev/perf/h: 10.9.0.40: duplicate: given twice in this transaction: File exists' \
+		element create netdev perf h 10.9.0.40 10.9.0.40
+	expect_ok "add: an element given twice is taken, as nft's add element" \
+		element add netdev perf h 10.9.0.41 10.9.0.41
 	expect_fail "overlapping concat intervals" 'netdev/perf/test: 10.0.0.2/31 . 85-95: overlaps 10.0.0.1-10.0.0.5 . 80-90 in the set: File exists' \
 		element add netdev perf test '10.0.0.2-10.0.0.3 . 85-95'
 	expect_fail "two overlapping intervals in one transaction" \
-		'netdev/perf/test: 10.0.0.55 . 1: already in the set, or overlaps an interval in the set or earlier in this transaction: File exists' \
+		'netdev/perf/test: 10.0.0.55 . 1: duplicate, or overlaps an interval given earlier in this transaction: File exists' \
 		element add netdev perf test '10.0.0.50-10.0.0.60 . 1' '10.0.0.55 . 1'
-	expect_fail "an existing single-field interval again" \
-		"netdev/perf/i: .*: overlaps .+ in the set: File exists" \
-		element add netdev perf i "$(sed -n 200p "$TMP/i.txt")"
+	expect_fail "create: an existing single-field interval again is the same element" \
+		"netdev/perf/i: [0-9./]+: element already in the set .*: File exists" \
+		element create netdev perf i "$(sed -n 200p "$TMP/i.txt")"
 	expect_fail "overlapping single-field intervals name the other one" \
 		"netdev/perf/i: $(sed -n 200p "$TMP/i.txt" | cut -d- -f1): overlaps .+ in the set: File exists" \
 		element add netdev perf i "$(sed -n 200p "$TMP/i.txt" | cut -d- -f1)"
@@ -272,7 +291,8 @@ test_bad_input() {
 		element add netdev perf small --gen addr4 --count 20
 	expect_refused "range in a hash set" 'ranges need a set with flags interval' \
 		element add netdev perf h 10.2.0.1-10.2.0.9
-	expect_fail "timeout on a set without timeouts" 'netdev/perf/h: .*' \
+	expect_refused "timeout on a set without timeouts" \
+		'netdev/perf/h: 10.2.0.1 timeout 10s: element timeout in a set without the timeout flag' \
 		element add netdev perf h '10.2.0.1 timeout 10s'
 	expect_refused "unknown key type" 'bad key type' \
 		set add netdev perf x --type ipv4_address
@@ -365,11 +385,103 @@ test_never_drop() {
 		element add ip inp s --gen addr4 --count 2 --start 4294967295
 	expect_refused "--max-batch that would wrap" "too large" \
 		--max-batch 17179869185G element add ip inp s 10.0.1.1
-	expect_fail "element add of an existing element says so" \
-		'ip/inp/s: 10.0.0.1: element already in the set \(element add creates; delete it first\): File exists' \
+	expect_ok "element add of an existing element exits 0, as nft's add element" \
 		element add ip inp s 10.0.0.1
+	expect_fail "element create of an existing element says so" \
+		'element create: ip/inp/s: 10.0.0.1: element already in the set \(element create refuses existing elements, element add takes them\): File exists' \
+		element create ip inp s 10.0.0.1
 	expect_fail "counters of a missing table" 'counters: ip/nope: no such table' \
 		counters ip nope
+}
+
+# expect_closed_stdin NAME REGEX ARGS...: nftlab ARGS with standard input
+# closed refuses (exit 2) within 60 s, stderr matching REGEX; before the
+# fix fd 0 was the netlink socket and "-" read it forever
+expect_closed_stdin() {
+	local name=$1 regex=$2 rc=0
+	shift 2
+	timeout 60 ip netns exec "$NS" "${WRAP[@]}" "$NFTLAB" "$@" \
+		<&- 2>"$TMP/err" || rc=$?
+	diag < "$TMP/err"
+	if [ "$rc" -eq 2 ] && grep -Eq -- "$regex" "$TMP/err"; then
+		ok "$name"
+	else
+		not_ok "$name: exit status $rc, want 2 and /$regex/"
+	fi
+}
+
+# Issue #28: the second round of bad-input findings.
+test_round2_input() {
+	expect_closed_stdin "--file - with stdin closed" \
+		'element add: -: standard input is closed' element add ip inp s --file -
+	expect_closed_stdin "-f - with stdin closed" \
+		'^nftlab: -: standard input is closed' -f -
+	expect_fail "chain del of a missing chain names it" \
+		'chain del: ip/inp/nosuch: no such chain \(or table\): No such file' \
+		chain del ip inp nosuch
+	expect_ok "base chain for the chain tests" \
+		chain add ip inp in --hook input --priority 0
+	expect_fail "chain add of a base chain with a new priority says why" \
+		'chain add: ip/inp/in: the chain exists with another hook, priority.*cannot be changed.*: Operation not supported' \
+		chain add ip inp in --hook input --priority 10
+	expect_refused "an element timeout needs the timeout flag" \
+		'ip/inp/s: 10.0.0.2 timeout 30s: element timeout in a set without the timeout flag' \
+		element add ip inp s '10.0.0.2 timeout 30s'
+	expect_refused "--fil is not --file" "unknown option '--fil'" \
+		element add ip inp s --fil "$TMP/one.txt"
+	expect_refused "--co is not --count" "unknown option '--co'" \
+		element add ip inp s --gen addr4 --co 2
+	expect_refused "--typ is not --type" "unknown option '--typ'" \
+		set add ip inp s9 --typ ipv4_addr
+	expect_refused "--stats twice" '^nftlab: --stats given twice' \
+		--stats --stats table add ip inp2
+	expect_refused "--max-batch twice" '^nftlab: --max-batch given twice' \
+		--max-batch 1M --max-batch 2M table add ip inp2
+	expect_refused "--flags interval,interval" \
+		"--flags: 'interval' given twice in 'interval,interval'" \
+		set add ip inp s9 --type ipv4_addr --flags interval,interval
+	expect_refused "a global option after the command" \
+		"table add: '--stats' is a global option: global options go first \(nftlab --stats table" \
+		table add ip inp2 --stats
+	expect_refused "a global option among command options" \
+		"'--max-batch' is a global option: global options go first" \
+		element add ip inp s 10.0.9.1 --max-batch 1k
+	expect_refused "--max-batch 1 refused before sending" \
+		'table add: inp2: transaction exceeds --max-batch 1 bytes, nothing sent' \
+		--max-batch 1 table add ip inp2
+	echo 'table add ip inp2' > "$TMP/mb.cmds"
+	expect_refused "--max-batch 1 in a script" \
+		'mb.cmds:1: table add: inp2: transaction exceeds --max-batch 1 bytes' \
+		--max-batch 1 -f "$TMP/mb.cmds"
+	expect_refused "--file '' quotes the empty name" \
+		"element add: '': No such file or directory" \
+		element add ip inp s --file ''
+	expect_refused "priority dstnat on an input hook, as nft" \
+		"priority 'dstnat' is not for this hook" \
+		chain add ip inp dn --hook input --priority dstnat
+	expect_refused "priority raw in a bridge table, as nft" \
+		"bad priority 'raw' \\(a number, or NAME \\[\\+\\|- N\\], NAME one of dstnat filter out srcnat\\)" \
+		chain add bridge inp dn --hook input --priority raw
+	expect_refused "an empty element between commas" \
+		"element add: empty element before ','" \
+		element add ip inp s '10.0.9.1,,10.0.9.2'
+	expect_refused "'{' without '}'" "element add: '\\{' without '\\}'" \
+		element add ip inp s '{ 10.0.9.1,'
+	expect_refused "an empty list" "element add: no elements in '\\{ \\}'" \
+		element add ip inp s '{' '}'
+	printf 'table add ip chk\nset add ip chk s --type ipv4_addr\nelement add ip chk s 10.0.0.1\n' > "$TMP/chk.cmds"
+	expect_checked "-c -f: a script is checked, nothing applied" \
+		-c -f "$TMP/chk.cmds"
+	expect_checked "--check: a command is checked, nothing applied" \
+		--check element add ip inp s 10.0.9.9
+	expect_fail "-c: the kernel's errors are reported" \
+		'element create: ip/inp/s: 10.0.0.1: element already in the set' \
+		-c element create ip inp s 10.0.0.1
+	expect_refused "-c after the command" "'-c' is a global option: global options go first" \
+		table add ip chk -c
+	expect_refused "-1 as an element hints at --" \
+		"unknown option '-1' \(an element that starts with '-' goes after '--'" \
+		element add ip inp s -1
 }
 
 # --lookups: the kernel takes 128 expressions per rule (NFT_RULE_MAXEXPRS);
@@ -426,9 +538,9 @@ test_script() {
 		"s.cmds: stats: 1002 elements" "$TMP/err"
 	check "script: elements present" [ "$(nftns -j list set inet sc v4 |
 		jq '.nftables[1].set.elem | length')" = 1002 ]
-	printf 'table add inet sc2\nset add inet sc2 s --type ipv4_addr\nelement add inet sc2 s 10.0.0.1 10.0.0.1\n' > "$TMP/dup.cmds"
+	printf 'table add inet sc2\nset add inet sc2 s --type ipv4_addr\nelement create inet sc2 s 10.0.0.1 10.0.0.1\n' > "$TMP/dup.cmds"
 	expect_fail "script: a kernel error names the script line, nothing applied" \
-		'dup.cmds:3: element add: inet/sc2/s: 10.0.0.1: element already' -f "$TMP/dup.cmds"
+		'dup.cmds:3: element create: inet/sc2/s: 10.0.0.1: duplicate: given twice in this transaction' -f "$TMP/dup.cmds"
 	printf 'table add inet sc3\nset add inet sc3 s --type ipv4_addr\nelement add inet sc3 s 10.0.0.x\n' > "$TMP/bad.cmds"
 	expect_refused "script: bad element refused before sending" \
 		"bad.cmds:3: element add: inet/sc3/s: 10.0.0.x" -f "$TMP/bad.cmds"
@@ -472,6 +584,23 @@ test_maps() {
 		jq -c '[.nftables[1].map.elem[] | [.[0], (.[1] | keys[0])]] | sort')" = \
 		'[["10.0.0.1","accept"],["10.0.0.2","jump"],["10.0.0.3","goto"]]' ]
 	expect_ok "chain with map rules" chain add ip mp input --hook input --priority 0
+	expect_refused "map element jumping to a base chain" \
+		"10.0.0.9 : jump input: jump to 'input': base chain \\(has a hook\\); jumps go to regular chains only" \
+		element add ip mp vm '10.0.0.8 : drop' '10.0.0.9 : jump input'
+	expect_refused "rule jumping to a missing chain names it" \
+		"rule add: jump to 'nosuch': no such chain in ip/mp \\(chain add it first\\)" \
+		rule add ip mp other --verdict jump:nosuch
+	expect_refused "rule going to a base chain" \
+		"rule add: jump to 'input': base chain" \
+		rule add ip mp other --verdict goto:input
+	expect_refused "script: jump to a chain deleted earlier" \
+		"jump to 'other': no such chain in ip/mp \\(deleted earlier in this script\\)" \
+		-f <(printf 'chain del ip mp other\nrule add ip mp input --verdict jump:other\n')
+	expect_ok "script: jump to a chain added earlier" \
+		-f <(printf 'chain add ip mp other2\nrule add ip mp other2 --verdict accept\nrule add ip mp other --verdict jump:other2\n')
+	expect_fail "chain add of a regular chain with a hook says why" \
+		'ip/mp/other: a regular chain of that name exists; it cannot become a base chain.*: File exists' \
+		chain add ip mp other --hook input --priority 0
 	expect_ok "rule with a verdict map lookup" rule add ip mp input --vmap vm
 	expect_ok "rule setting the mark from a map" rule add ip mp input --map mm --counter
 	check "vmap and map rules as nft lists them" [ "$(nftns list chain ip mp input |
@@ -479,6 +608,9 @@ test_maps() {
 	out=$(nftlab element get ip mp vm 10.0.0.2)
 	check "element get on a map prints the key" [ "$out" = "10.0.0.2" ]
 	expect_ok "element del on a map needs no data" element del ip mp vm 10.0.0.3
+	expect_fail "element add of a key with other data says so" \
+		'ip/mp/vm: 10.0.0.1: element already in the set with other data' \
+		element add ip mp vm '10.0.0.1 : drop'
 	expect_refused "map element without data" "10.0.0.9: map element without ' : DATA'" \
 		element add ip mp vm 10.0.0.9
 	expect_refused "bad verdict" "'bogus' is not a verdict" \
@@ -489,8 +621,8 @@ test_maps() {
 		element add ip mp vm '10.0.0.9 : jump counter'
 	expect_refused "data of the wrong type" "'accept' is not a mark" \
 		element add ip mp mm '10.0.0.9 . 80 : accept'
-	expect_fail "jump to a missing chain" \
-		'ip/mp/vm: 10.0.0.9: no such set, or the jump/goto chain does not exist' \
+	expect_refused "jump to a missing chain names it" \
+		"ip/mp/vm: 10.0.0.9 : jump nochain: jump to 'nochain': no such chain in ip/mp" \
 		element add ip mp vm '10.0.0.9 : jump nochain'
 	expect_refused "map add without --data" "map add needs --data" \
 		map add ip mp x --type ipv4_addr
@@ -500,6 +632,12 @@ test_maps() {
 		rule add ip mp input --vmap mm
 	expect_refused "--map of a verdict map" "--map vm: not a map with --data mark" \
 		rule add ip mp input --map vm
+	expect_refused "--match with a word of the wrong field" \
+		"--match 'saddr . port': field 2 \\(inet_service\\) takes sport or dport" \
+		rule add ip mp input --map mm --match 'saddr . port'
+	expect_refused "--match with too few fields" \
+		"--match 'saddr': 2 fields joined by ' . ' for the key of mm" \
+		rule add ip mp input --map mm --match saddr
 	expect_refused "--set and --vmap together" "one of --set, --vmap, --map" \
 		rule add ip mp input --set vm --vmap vm
 	expect_ok "map del" table del ip mp
@@ -512,6 +650,15 @@ test_list() {
 	expect_ok "interval set to list" set add ip ls i --type ipv4_addr --flags interval
 	expect_ok "ranges, prefixes, single values, the top" element add ip ls i \
 		10.0.0.1-10.0.0.5 10.0.0.9 10.1.0.0/16 255.255.255.0-255.255.255.255 0.0.0.0-0.0.0.3
+	expect_ok "a set for overlaps" set add ip ls ov --type ipv4_addr --flags interval
+	expect_ok "a /16 in it" element add ip ls ov 10.1.0.0/16
+	expect_fail "a /8 over the /16 names both intervals" \
+		'ip/ls/ov: 10.0.0.0/8: overlaps 10.1.0.0/16 in the set: File exists' \
+		element add ip ls ov 10.0.0.0/8
+	expect_fail "a range around the /16 names it" \
+		'ip/ls/ov: 10.0.255.0-10.2.0.0: overlaps 10.1.0.0/16 in the set' \
+		element add ip ls ov 10.0.255.0-10.2.0.0
+	expect_ok "the overlap set del" set del ip ls ov
 	out=$(nftlab element list ip ls i | sort | tr '\n' ' ')
 	check "element list of an interval set" [ "$out" = "0.0.0.0/30 10.0.0.1-10.0.0.5 10.0.0.9 10.1.0.0/16 255.255.255.0/24 " ]
 	expect_ok "verdict map to list" map add ip ls vm --type 'ipv4_addr . inet_service' --data verdict --flags interval
@@ -563,6 +710,7 @@ test_get_del
 test_rules_counters
 test_bad_input
 test_never_drop
+test_round2_input
 test_lookup_limits
 test_script
 test_maps

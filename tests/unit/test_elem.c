@@ -70,6 +70,22 @@ static void test_elem_values(struct tap *t)
 	       "elem: other ranges print as ranges");
 	TAP_OK(t, roundtrip("mark", "0x10-0x20", "0x00000010-0x00000020"),
 	       "elem: mark range round trip");
+	TAP_OK(t, roundtrip("inet_service", "080", "80") &&
+	       roundtrip("inet_service", "010", "8") &&
+	       roundtrip("inet_service", "0x10-0100", "16-64") &&
+	       roundtrip("inet_service", "00080-65535", "80-65535"),
+	       "elem: ports with leading zeros as nft reads them");
+	TAP_OK(t, roundtrip("inet_service", "ssh-http", "22-80") &&
+	       roundtrip("inet_proto . inet_service", "tcp . https", "tcp . 443"),
+	       "elem: service names of /etc/services");
+	TAP_OK(t, parse("ipv4_addr", "10.0.0.1 timeout 0s", &e, why,
+			sizeof(why)) == 0 && e.timeout_ms == 0,
+	       "elem: timeout 0s is no timeout, as nft");
+	TAP_OK(t, parse("inet_service", "0800000", &e, why, sizeof(why)) &&
+	       strstr(why, "out of range") &&
+	       parse("inet_service", "nosuchservice", &e, why, sizeof(why)) &&
+	       strstr(why, "service name"),
+	       "elem: ports out of range and unknown services are refused");
 	{
 		struct keytype kt;
 		char out[64];

@@ -15,13 +15,17 @@ struct ctx {
 	struct nl nl;
 	size_t max_batch;	/* --max-batch: largest transaction, bytes */
 	int stats;		/* --stats: print transaction timings */
+	int check;		/* -c: check only, nothing committed */
 	const char *object;	/* "element", for usage texts */
+	int argc;		/* the command's words: OBJECT VERB ARGS */
+	char **argv;
 	const char *op;		/* "element add" or "FILE:LINE: element add" */
 	int refused;		/* input refused before sending: exit 2 */
 	struct txn *script;	/* -f: every command appends to this one */
 	uint64_t elems;		/* elements written, for --stats */
 	int stdin_used;		/* -f - or --file - read standard input */
 	struct setreg sets;	/* sets known: declared so far, or asked */
+	struct setreg chains;	/* chains known (flags: 1 = base chain) */
 };
 
 /* Exit status convention (nftlab.8, EXIT STATUS). */
@@ -40,6 +44,11 @@ int cmd_counter(struct ctx *c, int argc, char **argv);
 int cmd_counters(struct ctx *c, int argc, char **argv);
 int cmd_ruleset(struct ctx *c, int argc, char **argv);
 int cmd_gen(struct ctx *c, int argc, char **argv);
+/* a jump/goto target must exist and not be a base chain (cmd_chain.c) */
+int cmd_chain_target(struct ctx *c, uint16_t family, const char *table,
+		     const char *chain);
+int cmd_chain_check(struct ctx *c, uint16_t family, const char *table,
+		    const char *chain, char *why, size_t whylen);
 
 /* command table and per-command help (cmd_help.c) */
 typedef int (*cmd_fn)(struct ctx *c, int argc, char **argv);
@@ -63,8 +72,11 @@ int cmd_refuse(struct ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int cmd_usage(struct ctx *c);
 int cmd_opt_err(struct ctx *c, int ch, char **argv);
+struct option;
+int cmd_getopt(int argc, char **argv, const char *optstring,
+	       const struct option *opts, int *li);
 int cmd_once(struct ctx *c, unsigned int *seen, int idx, const char *opt);
-int cmd_fail(const struct ctx *c, const char *what, int err);
+int cmd_fail(struct ctx *c, const char *what, int err);
 int cmd_family(struct ctx *c, const char *name, uint16_t *family);
 int cmd_name(struct ctx *c, const char *what, const char *name);
 int cmd_u64(struct ctx *c, const char *opt, const char *s,

@@ -6,13 +6,16 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <linux/netfilter.h>
+#include <linux/netfilter_arp.h>
 #include <linux/netfilter/nf_tables.h>
 #include <libnftnl/chain.h>
 
+#include "chaininfo.h"
 #include "cmd.h"
 #include "name.h"
 
@@ -28,6 +31,13 @@ static int chain_hook(uint16_t family, const char *name, uint32_t *hook)
 		{ "egress", NF_NETDEV_EGRESS, 1 },
 	};
 
+	/* arp has hooks of its own: NF_ARP_IN 0, NF_ARP_OUT 1 */
+	if (family == NFPROTO_ARP) {
+		if (strcmp(name, "input") && strcmp(name, "output"))
+			return -EINVAL;
+		*hook = name[0] == 'i' ? NF_ARP_IN : NF_ARP_OUT;
+		return 0;
+	}
 	for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++) {
 		if (strcmp(hooks[i].name, name))
 			continue;
@@ -44,25 +54,114 @@ static int chain_hook(uint16_t family, const char *name, uint32_t *hook)
 	return -EINVAL;
 }
 
-static int chain_prio(const char *s, int32_t *prio)
-{
-	static const struct { const char *name; int32_t prio; } names[] = {
-		{ "raw", -300 }, { "mangle", -150 }, { "dstnat", -100 },
-		{ "filter", 0 }, { "security", 50 }, { "srcnat", 100 },
-	};
-	char *end;
-	long v;
+/*
+ * Priority names as nft 1.0.6 takes them (checked against it): per family,
+ * some for one hook only; hook -1: any.
+ */
+static const struct chain_prio_name {
+	const char *name;
+	int32_t prio;
+	int bridge;		/* 1: bridge, 0: ip, ip6, inet; -1: all */
+	int hook;
+} prio_names[] = {
+	{ "raw", -300, 0, -1 }, { "mangle", -150, 0, -1 },
+	{ "dstnat", -100, 0, NF_INET_PRE_ROUTING }, { "filter", 0, 0, -1 },
+	{ "security", 50, 0, -1 }, { "srcnat", 100, 0, NF_INET_POST_ROUTING },
+	{ "dstnat", -300, 1, NF_INET_PRE_ROUTING }, { "filter", -200, 1, -1 },
+	{ "out", 100, 1, NF_INET_LOCAL_OUT },
+	{ "srcnat", 300, 1, NF_INET_POST_ROUTING },
+	{ "filter", 0, -1, -1 },	/* arp, netdev */
+};
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!strcmp(names[i].name, s)) {
-			*prio = names[i].prio;
+static int prio_name_fits(const struct chain_prio_name *n, uint16_t family,
+			  uint32_t hook)
+{
+	int l3 = family == NFPROTO_IPV4 || family == NFPROTO_IPV6 ||
+		 family == NFPROTO_INET;
+
+	if (n->bridge == 1 ? family != NFPROTO_BRIDGE :
+	    n->bridge == 0 ? !l3 : l3 || family == NFPROTO_BRIDGE)
+		return 0;
+	return n->hook < 0 || (uint32_t)n->hook == hook;
+}
+
+static const char *prio_list(uint16_t family)
+{
+	if (family == NFPROTO_BRIDGE)
+		return "dstnat filter out srcnat";
+	if (family == NFPROTO_ARP || family == NFPROTO_NETDEV)
+		return "filter";
+	return "raw mangle dstnat filter security srcnat";
+}
+
+/* The name's value; -EINVAL: no such name, -EPERM: not for this hook. */
+static int prio_name(const char *s, size_t len, uint16_t family, uint32_t hook,
+		     int32_t *prio)
+{
+	int err = -EINVAL;
+
+	for (size_t i = 0; i < sizeof(prio_names) / sizeof(prio_names[0]); i++) {
+		const struct chain_prio_name *n = &prio_names[i];
+
+		if (strlen(n->name) != len || strncmp(n->name, s, len))
+			continue;
+		if (prio_name_fits(n, family, hook)) {
+			*prio = n->prio;
 			return 0;
 		}
+		if (prio_name_fits(n, family, (uint32_t)n->hook))
+			err = -EPERM;	/* the family's, another hook's */
 	}
-	v = strtol(s, &end, 10);
-	if (end == s || *end || v < INT32_MIN || v > INT32_MAX)
-		return -EINVAL;
-	*prio = (int32_t)v;
+	return err;
+}
+
+/* NUMBER, NAME, or NAME + N / NAME - N (blanks optional), as nft. */
+static int chain_prio(struct ctx *c, uint16_t family, uint32_t hook,
+		      const char *s, int32_t *prio)
+{
+	const char *arg = s;
+	int64_t base = 0, sign = 1;
+	long long v;
+	size_t len = 0;
+	struct qbuf q;
+	char *end;
+	int err;
+
+	while (s[len] >= 'a' && s[len] <= 'z')
+		len++;
+	if (len) {
+		int32_t named;
+
+		err = prio_name(s, len, family, hook, &named);
+		if (err == -EPERM)
+			return cmd_refuse(c, "priority '%.*s' is not for this "
+					  "hook (as in nft: dstnat prerouting, "
+					  "srcnat postrouting, out output only)",
+					  (int)len, s);
+		if (err)
+			return cmd_refuse(c, "bad priority '%s' (a number, or "
+					  "NAME [+|- N], NAME one of %s)",
+					  quote(&q, arg), prio_list(family));
+		base = named;
+		s += len;
+		s += strspn(s, " ");
+		if (!*s) {
+			*prio = named;
+			return 0;
+		}
+		if (*s != '+' && *s != '-')
+			return cmd_refuse(c, "bad priority '%s'", quote(&q, arg));
+		sign = *s++ == '-' ? -1 : 1;
+		s += strspn(s, " ");
+		if (*s < '0' || *s > '9')
+			return cmd_refuse(c, "bad priority '%s'", quote(&q, arg));
+	}
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || end == s || *end || base + sign * v < INT32_MIN ||
+	    base + sign * v > INT32_MAX)
+		return cmd_refuse(c, "bad priority '%s'", quote(&q, arg));
+	*prio = (int32_t)(base + sign * v);
 	return 0;
 }
 
@@ -92,6 +191,18 @@ static int chain_type_check(struct ctx *c, uint16_t family, uint32_t hook,
 			  quote(&q, type));
 }
 
+/* What the rest of this run (a script) knows about a chain. */
+static int chain_remember(struct ctx *c, uint16_t type, uint16_t family,
+			  const char *table, const char *name, int is_base)
+{
+	struct setinfo si = { .family = family, .table = table, .name = name,
+			      .flags = (uint32_t)is_base };
+
+	if (type == NFT_MSG_DELCHAIN)
+		return setreg_forget(&c->chains, family, table, name);
+	return setreg_add(&c->chains, &si);
+}
+
 struct chain_opts {
 	const char *hook, *prio, *dev, *type, *policy;
 };
@@ -112,7 +223,7 @@ static int chain_parse_opts(struct ctx *c, int argc, char **argv,
 
 	optind = 0;
 	opterr = 0;
-	while (!err && (ch = getopt_long(argc, argv, "+:", opts, &li)) != -1) {
+	while (!err && (ch = cmd_getopt(argc, argv, "+:", opts, &li)) != -1) {
 		switch (ch) {
 		case 'k': o->hook = optarg; break;
 		case 'p': o->prio = optarg; break;
@@ -138,7 +249,7 @@ static int chain_fill(struct ctx *c, struct nftnl_chain *ch, uint16_t family,
 		      const struct chain_opts *o)
 {
 	uint32_t hook;
-	int32_t prio;
+	int32_t prio = 0;
 	char why[128];
 	struct qbuf q;
 	int err;
@@ -148,8 +259,9 @@ static int chain_fill(struct ctx *c, struct nftnl_chain *ch, uint16_t family,
 	if (chain_hook(family, o->hook, &hook))
 		return cmd_refuse(c, "hook '%s' not valid for family %s",
 				  quote(&q, o->hook), nl_family_name(family));
-	if (chain_prio(o->prio, &prio))
-		return cmd_refuse(c, "bad priority '%s'", quote(&q, o->prio));
+	err = chain_prio(c, family, hook, o->prio, &prio);
+	if (err)
+		return err;
 	if (family == NFPROTO_NETDEV && !o->dev)
 		return cmd_refuse(c, "netdev chains need --dev");
 	if (o->dev && family != NFPROTO_NETDEV &&
@@ -221,9 +333,59 @@ int cmd_chain(struct ctx *c, int argc, char **argv)
 	nftnl_chain_nlmsg_build_payload(nlh, ch);
 	nftnl_chain_free(ch);
 	err = txn_msg_end(t);
+	if (!err)
+		err = chain_remember(c, type, family, argv[2], argv[3], !!o.hook);
 	if (err) {
 		cmd_txn_abort(c, t);
 		return cmd_fail(c, argv[3], err);
 	}
 	return cmd_commit(c, t);
+}
+
+/*
+ * Jumps and gotos are refused before sending when the kernel would refuse
+ * them: a target that does not exist (ENOENT, reported against the rule's
+ * own chain) or a base chain (EOPNOTSUPP).  Chains declared or deleted
+ * earlier in a script are known from c->chains; others are asked from the
+ * kernel once.  Errors of the question itself are left to the kernel's
+ * answer to the transaction.  -EINVAL with the reason in why.
+ */
+int cmd_chain_check(struct ctx *c, uint16_t family, const char *table,
+		    const char *chain, char *why, size_t whylen)
+{
+	struct setinfo known = { 0 };
+	struct nl_err e;
+	int err, is_base = 0, deleted;
+
+	err = setreg_find(&c->chains, family, table, chain, &known);
+	deleted = err == -ENOENT;
+	if (err == 1)
+		is_base = (int)known.flags;
+	else if (err == 0)
+		err = chaininfo_get(&c->nl, family, table, chain, &is_base, &e);
+	if (err == 0 && !known.name)
+		err = chain_remember(c, NFT_MSG_NEWCHAIN, family, table, chain,
+				     is_base);
+	if (err == -ENOENT) {
+		snprintf(why, whylen, "jump to '%s': no such chain in %s/%s%s",
+			 chain, nl_family_name(family), table,
+			 deleted ? " (deleted earlier in this script)" :
+			 " (chain add it first)");
+		return -EINVAL;
+	}
+	if (!err && is_base) {
+		snprintf(why, whylen, "jump to '%s': base chain (has a hook); "
+			 "jumps go to regular chains only", chain);
+		return -EINVAL;
+	}
+	return err == -ENOMEM ? err : 0;
+}
+
+int cmd_chain_target(struct ctx *c, uint16_t family, const char *table,
+		     const char *chain)
+{
+	char why[400];
+	int err = cmd_chain_check(c, family, table, chain, why, sizeof(why));
+
+	return err == -EINVAL ? cmd_refuse(c, "%s", why) : err;
 }

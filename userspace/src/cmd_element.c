@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * element add|del|get FAMILY TABLE SET [ELEMENT]... [--file FILE]
+ * element add|create|del|get FAMILY TABLE SET [ELEMENT]... [--file FILE]
  *         [--gen FIELDS --count N [--start N] [--range-size N] [--proto P]]
  *
  * Elements are streamed: each one is parsed and serialised straight into
@@ -54,6 +54,8 @@ enum ew_kind {
  * ew_init(), not per element.
  */
 struct elem_writer {
+	struct ctx *c;		/* jump/goto targets are checked in c */
+	char target[256];	/* the last target checked, "" none */
 	struct txn *t;
 	const struct setinfo *si;
 	uint16_t type, flags;
@@ -169,6 +171,19 @@ static int ew_add_slow(struct elem_writer *w, const struct elem *el,
 
 	if (w->need_data && !d) {
 		snprintf(why, whylen, "map element without ' : DATA'");
+		return -EINVAL;
+	}
+	if (d && (d->verdict == NFT_JUMP || d->verdict == NFT_GOTO) &&
+	    w->si->kt.dtype == KT_DATA_VERDICT && strcmp(w->target, d->chain)) {
+		err = cmd_chain_check(w->c, w->si->family, w->si->table,
+				      d->chain, why, whylen);
+		if (err)
+			return err;
+		snprintf(w->target, sizeof(w->target), "%s", d->chain);
+	}
+	if (el->timeout_ms && w->keep_data && !(w->si->flags & NFT_SET_TIMEOUT)) {
+		snprintf(why, whylen, "element timeout in a set without the "
+			 "timeout flag (set add --flags timeout, or --timeout)");
 		return -EINVAL;
 	}
 	switch (w->kind) {
@@ -379,7 +394,7 @@ static int elem_parse_opts(struct ctx *c, int argc, char **argv,
 	optind = 0;
 	opterr = 0;
 	/* "-": positionals come back in order as 1, "--" ends options */
-	while (!err && (ch = getopt_long(argc, argv, "-:", opts, &li)) != -1) {
+	while (!err && (ch = cmd_getopt(argc, argv, "-:", opts, &li)) != -1) {
 		switch (ch) {
 		case 1:
 			o->pos[o->npos++] = optarg;
@@ -420,16 +435,76 @@ static int elem_parse_opts(struct ctx *c, int argc, char **argv,
 	return 0;
 }
 
+static char *trim_blanks(char *s)
+{
+	char *end;
+
+	s += strspn(s, " \t");
+	end = s + strlen(s);
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+		*--end = '\0';
+	return s;
+}
+
+/*
+ * One word of the command line: an element, or a piece of an nft element
+ * list: '{' and '}' around it, elements separated by ',' (a trailing ','
+ * allowed, as nft allows it), e.g. '{ 10.0.0.1, 10.0.0.2, }' or the shell
+ * words {  10.0.0.1,  10.0.0.2  }.  *depth: inside braces.
+ */
+static int elem_arg_word(struct ctx *c, struct elem_writer *w, char *word,
+			 int *depth)
+{
+	char *p = trim_blanks(word), *end, *comma;
+	int close = 0, err = 0;
+
+	if (*p == '{') {
+		if ((*depth)++)
+			return cmd_refuse(c, "'{' inside '{ ... }'");
+		p = trim_blanks(p + 1);
+	}
+	end = p + strlen(p);
+	if (end > p && end[-1] == '}') {
+		*--end = '\0';
+		close = 1;
+		p = trim_blanks(p);
+	}
+	while (!err && *p) {
+		comma = strchr(p, ',');
+		if (comma)
+			*comma = '\0';
+		if (!*trim_blanks(p))
+			return cmd_refuse(c, "empty element before ','");
+		err = elem_one(c, w, NULL, trim_blanks(p));
+		p = comma ? trim_blanks(comma + 1) : p + strlen(p);
+	}
+	if (!err && close && !(*depth)--)
+		return cmd_refuse(c, "'}' without '{'");
+	return err;
+}
+
 /* Positional elements, in order. */
 static int elem_from_args(struct ctx *c, struct elem_writer *w,
 			  const struct elem_opts *o)
 {
-	for (size_t i = 0; i < o->npos; i++) {
-		int err = elem_one(c, w, NULL, o->pos[i]);
+	uint64_t before = w->count;
+	int depth = 0;
 
+	for (size_t i = 0; i < o->npos; i++) {
+		char *word = strdup(o->pos[i]);
+		int err;
+
+		if (!word)
+			return -ENOMEM;
+		err = elem_arg_word(c, w, word, &depth);
+		free(word);
 		if (err)
 			return err;
 	}
+	if (depth)
+		return cmd_refuse(c, "'{' without '}'");
+	if (o->npos && w->count == before)
+		return cmd_refuse(c, "no elements in '{ }'");
 	return 0;
 }
 
@@ -447,6 +522,7 @@ static int elem_write(struct ctx *c, struct setinfo *si, uint16_t type,
 	if (err)
 		return err;
 	ew_init(&w, t, si, type, flags);
+	w.c = c;
 	err = elem_from_args(c, &w, o);
 	if (!err && o->file)
 		err = elem_from_file(c, &w, o->file);
@@ -512,9 +588,10 @@ int cmd_element(struct ctx *c, int argc, char **argv)
 
 	if (argc < 4)
 		return cmd_usage(c);
-	if (!strcmp(argv[0], "add")) {
+	if (!strcmp(argv[0], "add") || !strcmp(argv[0], "create")) {
+		/* as nft: add takes elements already there, create does not */
 		type = NFT_MSG_NEWSETELEM;
-		flags = NLM_F_CREATE | NLM_F_EXCL;
+		flags = NLM_F_CREATE | (argv[0][0] == 'c' ? NLM_F_EXCL : 0);
 	} else if (!strcmp(argv[0], "del")) {
 		type = NFT_MSG_DELSETELEM;
 	} else if (!strcmp(argv[0], "get") || !strcmp(argv[0], "list")) {

@@ -30,7 +30,7 @@ int cmd_gen(struct ctx *c, int argc, char **argv)
 		return cmd_usage(c);
 	optind = 0;
 	opterr = 0;
-	while (!err && (ch = getopt_long(argc, argv, "+:", opts, &li)) != -1) {
+	while (!err && (ch = cmd_getopt(argc, argv, "+:", opts, &li)) != -1) {
 		switch (ch) {
 		case 's':
 			err = cmd_u64(c, "--start", optarg, 0, UINT32_MAX, &start);

@@ -15,7 +15,10 @@ static const struct cmd_desc cmds[] = {
 	  "chain del FAMILY TABLE CHAIN\n",
 	  "  --hook HOOK      prerouting input forward output postrouting;\n"
 	  "                   ingress, egress (netdev), ingress (inet)\n"
-	  "  --priority PRIO  number, or raw mangle dstnat filter security srcnat\n"
+	  "  --priority PRIO  a number, or NAME [+|- N] as in nft: raw mangle\n"
+	  "                   dstnat (prerouting) filter security srcnat\n"
+	  "                   (postrouting); bridge: dstnat filter out (output)\n"
+	  "                   srcnat; arp, netdev: filter ('filter + 10')\n"
 	  "  --dev DEV        netdev chains: the device (at most 15 bytes)\n"
 	  "  --type TYPE      filter (default); route: ip, ip6 output;\n"
 	  "                   nat: ip, ip6, inet\n" },
@@ -35,12 +38,17 @@ static const struct cmd_desc cmds[] = {
 	  "  elements are 'KEY : DATA', e.g. '10.0.0.1 : jump other',\n"
 	  "  '10.0.0.1-10.0.0.9 . 80 : 0x10'; element add|del|get work on maps\n" },
 	{ "element", cmd_element, 1, 1,
-	  "element add|del FAMILY TABLE SET [ELEMENT]... [--file FILE|-]\n"
+	  "element add|create|del FAMILY TABLE SET [ELEMENT]... [--file FILE|-]\n"
 	  "          [--gen FIELDS --count N [--start N] [--range-size N] [--proto P]]\n"
 	  "element get FAMILY TABLE SET ELEMENT...\n"
 	  "element list FAMILY TABLE SET [--json]\n",
+	  "  add              as nft's add element: elements already in the\n"
+	  "                   set (with the same data) are no error\n"
+	  "  create           as nft's create element: an element already in\n"
+	  "                   the set, or given twice, is an error (EEXIST)\n"
 	  "  ELEMENT          nft syntax: '10.0.0.1-10.0.0.5 . 80-90 timeout 30s';\n"
-	  "                   after '--' every word is an element\n"
+	  "                   after '--' every word is an element; nft lists\n"
+	  "                   too: '{ 10.0.0.1, 10.0.0.2, }'\n"
 	  "  --file FILE      one element per line ('#' comments, trailing ','),\n"
 	  "                   '-' is standard input\n"
 	  "  --gen FIELDS     generate: addr4 addr6 port proto mac joined by ' . '\n"
@@ -51,11 +59,15 @@ static const struct cmd_desc cmds[] = {
 	  "  list             print every element as it arrives from the kernel,\n"
 	  "                   one per line ('KEY [timeout T] [: DATA]') or as JSON\n" },
 	{ "rule", cmd_rule, 1, 1,
-	  "rule add FAMILY TABLE CHAIN [--set SET|--vmap MAP|--map MAP [--lookups N]]\n"
+	  "rule add FAMILY TABLE CHAIN [--set SET|--vmap MAP|--map MAP [--lookups N]\n"
+	  "          [--match FIELDS]]\n"
 	  "          [--counter]\n"
 	  "          [--verdict accept|drop|continue|return|jump:CHAIN|goto:CHAIN]\n",
 	  "  --vmap MAP       look the packet up in a verdict map (ip daddr vmap @MAP)\n"
 	  "  --map MAP        meta mark set KEY map @MAP (a map with --data mark)\n"
+	  "  --match FIELDS   the packet fields per key field, as nft writes\n"
+	  "                   them: 'saddr . sport' (saddr|daddr, sport|dport,\n"
+	  "                   l4proto, mark; default daddr . dport)\n"
 	  "  --lookups N      look SET up N times (default 1); the limit is the\n"
 	  "                   kernel's: 128 expressions and < 4096 bytes per rule\n" },
 	{ "counter", cmd_counter, 1, 1,
@@ -113,6 +125,8 @@ int cmd_run(struct ctx *c, int argc, char **argv, const char *where,
 	struct qbuf q;
 
 	c->object = argv[0];
+	c->argc = argc;
+	c->argv = argv;
 	if (!d) {
 		snprintf(opbuf, oplen, "%s", where);
 		c->op = opbuf;

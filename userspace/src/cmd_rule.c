@@ -36,7 +36,7 @@ enum { RULE_MAX_EXPRS = 128 };
 enum rule_kind { RULE_SET, RULE_VMAP, RULE_MAP };
 
 struct rule_opts {
-	const char *set, *verdict, *lookups_arg;
+	const char *set, *verdict, *lookups_arg, *match;
 	enum rule_kind kind;	/* --set, --vmap or --map */
 	uint64_t lookups;
 	int counter;
@@ -134,18 +134,23 @@ static int rule_l3_dep(struct ctx *c, struct nftnl_rule *r, uint16_t family,
 			  v6 ? "ipv6_addr" : "ipv4_addr", nl_family_name(family));
 }
 
+/* src: the source field (ip saddr, th sport, ether saddr), else dest */
 static int rule_load_field(struct ctx *c, struct nftnl_rule *r, uint16_t family,
-			   const struct kt_field *f, int interval, uint32_t dreg)
+			   const struct kt_field *f, int interval, int src,
+			   uint32_t dreg)
 {
 	int err;
 
 	switch (f->type) {
 	case TYPE_IPADDR:
-		return rule_payload(r, NFT_PAYLOAD_NETWORK_HEADER, 16, 4, dreg);
+		return rule_payload(r, NFT_PAYLOAD_NETWORK_HEADER, src ? 12 : 16,
+				    4, dreg);
 	case TYPE_IP6ADDR:
-		return rule_payload(r, NFT_PAYLOAD_NETWORK_HEADER, 24, 16, dreg);
+		return rule_payload(r, NFT_PAYLOAD_NETWORK_HEADER, src ? 8 : 24,
+				    16, dreg);
 	case TYPE_INET_SERVICE:
-		return rule_payload(r, NFT_PAYLOAD_TRANSPORT_HEADER, 2, 2, dreg);
+		return rule_payload(r, NFT_PAYLOAD_TRANSPORT_HEADER, src ? 0 : 2,
+				    2, dreg);
 	case TYPE_INET_PROTOCOL:
 		return rule_meta(r, NFT_META_L4PROTO, dreg);
 	case TYPE_MARK:
@@ -154,7 +159,8 @@ static int rule_load_field(struct ctx *c, struct nftnl_rule *r, uint16_t family,
 		return err || !interval ? err : rule_hton32(r, dreg);
 	case TYPE_ETHERADDR:
 		if (family == NFPROTO_NETDEV || family == NFPROTO_BRIDGE)
-			return rule_payload(r, NFT_PAYLOAD_LL_HEADER, 0, 6, dreg);
+			return rule_payload(r, NFT_PAYLOAD_LL_HEADER, src ? 6 : 0,
+					    6, dreg);
 		break;
 	}
 	return cmd_refuse(c, "cannot match a %s field in a %s table",
@@ -256,7 +262,7 @@ static int rule_meta_set_mark(struct nftnl_rule *r)
 
 static int rule_lookups(struct ctx *c, struct nftnl_rule *r,
 			const struct setinfo *si, uint64_t n,
-			enum rule_kind kind)
+			enum rule_kind kind, unsigned int src)
 {
 	const struct keytype *kt = &si->kt;
 	int err;
@@ -293,7 +299,8 @@ static int rule_lookups(struct ctx *c, struct nftnl_rule *r,
 				NFT_REG_1;
 
 			err = rule_load_field(c, r, si->family, &kt->f[i],
-					      kt->interval, dreg);
+					      kt->interval,
+					      !!(src & (1U << i)), dreg);
 			if (err)
 				return err;
 		}
@@ -315,7 +322,66 @@ static int rule_lookups(struct ctx *c, struct nftnl_rule *r,
 	return 0;
 }
 
-static int rule_verdict(struct ctx *c, struct nftnl_rule *r, const char *v)
+/*
+ * --match 'saddr . sport': which packet field each key field is matched
+ * against, as nft writes "ip saddr . th sport @set": saddr|daddr for
+ * address fields, sport|dport for inet_service, l4proto and mark for the
+ * others.  Default: daddr, dport.  *src: bit i set for a source field.
+ */
+/* The words of one key field: [0] source (or the only one), [1] dest. */
+static void rule_match_words(uint32_t type, const char **w)
+{
+	w[1] = NULL;
+	if (type == TYPE_IPADDR || type == TYPE_IP6ADDR ||
+	    type == TYPE_ETHERADDR) {
+		w[0] = "saddr";
+		w[1] = "daddr";
+	} else if (type == TYPE_INET_SERVICE) {
+		w[0] = "sport";
+		w[1] = "dport";
+	} else {
+		w[0] = type == TYPE_MARK ? "mark" : "l4proto";
+	}
+}
+
+static int rule_match(struct ctx *c, const struct setinfo *si,
+		      const char *spec, unsigned int *src)
+{
+	const struct keytype *kt = &si->kt;
+	const char *p = spec, *w[2];
+	struct qbuf q;
+
+	*src = 0;
+	for (unsigned int i = 0; spec && i < kt->nfields; i++) {
+		size_t len = strcspn(p, " .");
+
+		rule_match_words(kt->f[i].type, w);
+		if (w[1] && strlen(w[0]) == len && !strncmp(w[0], p, len))
+			*src |= 1U << i;
+		else if (strlen(w[w[1] ? 1 : 0]) != len ||
+			 strncmp(w[w[1] ? 1 : 0], p, len))
+			return cmd_refuse(c, "--match '%s': field %u (%s) takes "
+					  "%s%s%s", quote(&q, spec), i + 1,
+					  keytype_field_name(kt->f[i].type),
+					  w[0], w[1] ? " or " : "",
+					  w[1] ? w[1] : "");
+		p += len;
+		if (i + 1 == kt->nfields)
+			break;
+		if (strncmp(p, " . ", 3))
+			return cmd_refuse(c, "--match '%s': %u fields joined by "
+					  "' . ' for the key of %s",
+					  quote(&q, spec), kt->nfields, si->name);
+		p += 3;
+	}
+	if (spec && *p)
+		return cmd_refuse(c, "--match '%s': %u field(s) for the key of %s",
+				  quote(&q, spec), kt->nfields, si->name);
+	return 0;
+}
+
+static int rule_verdict(struct ctx *c, struct nftnl_rule *r, uint16_t family,
+			const char *table, const char *v)
 {
 	static const struct { const char *name; int32_t code; } verdicts[] = {
 		{ "accept", NF_ACCEPT }, { "drop", NF_DROP },
@@ -335,6 +401,8 @@ static int rule_verdict(struct ctx *c, struct nftnl_rule *r, const char *v)
 			continue;
 		if (chain) {
 			err = cmd_name(c, "chain", v + len);
+			if (!err)
+				err = cmd_chain_target(c, family, table, v + len);
 			if (err)
 				return err;
 		}
@@ -362,6 +430,7 @@ static int rule_parse_opts(struct ctx *c, int argc, char **argv,
 		{ "verdict", required_argument, NULL, 'v' },
 		{ "vmap", required_argument, NULL, 'V' },
 		{ "map", required_argument, NULL, 'M' },
+		{ "match", required_argument, NULL, 'm' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned int seen = 0;
@@ -370,7 +439,7 @@ static int rule_parse_opts(struct ctx *c, int argc, char **argv,
 	o->lookups = 1;
 	optind = 0;
 	opterr = 0;
-	while (!err && (ch = getopt_long(argc, argv, "+:", opts, &li)) != -1) {
+	while (!err && (ch = cmd_getopt(argc, argv, "+:", opts, &li)) != -1) {
 		switch (ch) {
 		case 's': case 'V': case 'M':
 			if (o->set)
@@ -386,6 +455,7 @@ static int rule_parse_opts(struct ctx *c, int argc, char **argv,
 			break;
 		case 'c': o->counter = 1; break;
 		case 'v': o->verdict = optarg; break;
+		case 'm': o->match = optarg; break;
 		default: return cmd_opt_err(c, ch, argv);
 		}
 		if (!err)
@@ -397,6 +467,8 @@ static int rule_parse_opts(struct ctx *c, int argc, char **argv,
 		return cmd_usage(c);
 	if (o->lookups_arg && !o->set)
 		return cmd_refuse(c, "--lookups needs --set, --vmap or --map");
+	if (o->match && !o->set)
+		return cmd_refuse(c, "--match needs --set, --vmap or --map");
 	if (o->set)
 		return cmd_name(c, o->kind == RULE_SET ? "set" : "map", o->set);
 	return 0;
@@ -406,6 +478,7 @@ static int rule_build(struct ctx *c, struct nftnl_rule *r, uint16_t family,
 		      const char *table, const struct rule_opts *o)
 {
 	struct nftnl_expr *e;
+	unsigned int src = 0;
 	int err = 0;
 
 	if (o->set) {
@@ -419,14 +492,16 @@ static int rule_build(struct ctx *c, struct nftnl_rule *r, uint16_t family,
 			err = cmd_refuse(c, "--map %s: not a map with --data mark",
 					 o->set);
 		if (!err)
+			err = rule_match(c, &si, o->match, &src);
+		if (!err)
 			err = rule_check_exprs(c, &si, o);
 		if (!err)
-			err = rule_lookups(c, r, &si, o->lookups, o->kind);
+			err = rule_lookups(c, r, &si, o->lookups, o->kind, src);
 	}
 	if (!err && o->counter)
 		err = rule_expr(r, &e, "counter");
 	if (!err && o->verdict)
-		err = rule_verdict(c, r, o->verdict);
+		err = rule_verdict(c, r, family, table, o->verdict);
 	return err;
 }
 

@@ -47,7 +47,7 @@ static int set_parse_opts(struct ctx *c, int argc, char **argv,
 
 	optind = 0;
 	opterr = 0;
-	while (!err && (ch = getopt_long(argc, argv, "+:", opts, &li)) != -1) {
+	while (!err && (ch = cmd_getopt(argc, argv, "+:", opts, &li)) != -1) {
 		switch (ch) {
 		case 't': o->type = optarg; break;
 		case 'f': o->flags = optarg; break;
@@ -87,6 +87,9 @@ static int set_flags(struct ctx *c, const char *list, uint32_t *flags)
 			return cmd_refuse(c, "unknown set flag in '%s' (interval, "
 					  "timeout, constant, dynamic)",
 					  quote(&q, list));
+		if (*flags & names[i].flag)
+			return cmd_refuse(c, "--flags: '%s' given twice in '%s'",
+					  names[i].name, quote(&q, list));
 		*flags |= names[i].flag;
 		p += len;
 		p += strspn(p, ", ");

@@ -11,6 +11,7 @@
 
 #include "cmd.h"
 #include "elem.h"
+#include "elem_list.h"
 #include "elem_lookup.h"
 #include "name.h"
 
@@ -28,16 +29,43 @@ int cmd_refuse(struct ctx *c, const char *fmt, ...)
 	return -EINVAL;
 }
 
+static int is_global_opt(const char *a);
+static int refuse_global(struct ctx *c, const char *a);
+
 int cmd_usage(struct ctx *c)
 {
 	const struct cmd_desc *d = cmd_find(c->object);
 	const char *u = d ? d->usage : "";
 	size_t n = strcspn(u, "\n");
 
+	/* "table add ip t --stats": say where --stats goes */
+	for (int i = 1; i < c->argc && strcmp(c->argv[i], "--"); i++)
+		if (is_global_opt(c->argv[i]))
+			return refuse_global(c, c->argv[i]);
 	fprintf(stderr, "nftlab: %s: usage: nftlab %.*s%s (nftlab %s --help)\n",
 		c->op, (int)n, u, u[n] ? " ..." : "", c->object);
 	c->refused = 1;
 	return -EINVAL;
+}
+
+/* The options main() takes, before the command only. */
+static int is_global_opt(const char *a)
+{
+	return !strcmp(a, "--stats") || !strcmp(a, "--max-batch") ||
+	       !strcmp(a, "-c") || !strcmp(a, "--check") ||
+	       !strcmp(a, "-f") || !strcmp(a, "--version") ||
+	       !strncmp(a, "--max-batch=", 12);
+}
+
+static int refuse_global(struct ctx *c, const char *a)
+{
+	const char *arg = !strcmp(a, "-f") ? " FILE" :
+			  !strcmp(a, "--max-batch") ? " BYTES" : "";
+	struct qbuf q;
+
+	return cmd_refuse(c, "'%s' is a global option: global options go "
+			  "first (nftlab %s%s %s ...)", quote(&q, a), a, arg,
+			  c->object);
 }
 
 /* getopt_long() returned '?' or ':' (optstring starts with "+:" or "-:") */
@@ -49,8 +77,42 @@ int cmd_opt_err(struct ctx *c, int ch, char **argv)
 	if (ch == ':')
 		return cmd_refuse(c, "option '%s' needs an argument",
 				  quote(&q, arg));
+	if (is_global_opt(arg))
+		return refuse_global(c, arg);
+	if (!strcmp(c->object, "element") && arg[0] == '-' && arg[1] != '-')
+		return cmd_refuse(c, "unknown option '%s' (an element that "
+				  "starts with '-' goes after '--': nftlab "
+				  "element add FAMILY TABLE SET -- %s)",
+				  quote(&q, arg), quote(&q, arg));
 	return cmd_refuse(c, "unknown option '%s' (nftlab %s --help)",
 			  quote(&q, arg), c->object);
+}
+
+/*
+ * getopt_long() with full option names only: glibc would take any unique
+ * prefix ("--co" for --count), which nftlab.8 does not promise and a later
+ * option could make ambiguous.  None of the commands has short options, so
+ * "-x" words are unknown options too.  An unknown word comes back as '?'
+ * with optind past it, as getopt_long() itself reports it.
+ */
+int cmd_getopt(int argc, char **argv, const char *optstring,
+	       const struct option *opts, int *li)
+{
+	int i = optind ? optind : 1;
+	const char *a = i < argc ? argv[i] : NULL;
+	size_t n;
+
+	if (!a || a[0] != '-' || !a[1] || !strcmp(a, "--"))
+		return getopt_long(argc, argv, optstring, opts, li);
+	if (a[1] != '-')
+		goto unknown;
+	n = strcspn(a + 2, "=");
+	for (int k = 0; opts[k].name; k++)
+		if (strlen(opts[k].name) == n && !strncmp(opts[k].name, a + 2, n))
+			return getopt_long(argc, argv, optstring, opts, li);
+unknown:
+	optind = i + 1;
+	return '?';
 }
 
 /* Options given twice are refused, not silently overridden. */
@@ -65,8 +127,16 @@ int cmd_once(struct ctx *c, unsigned int *seen, int idx, const char *opt)
 	return 0;
 }
 
-int cmd_fail(const struct ctx *c, const char *what, int err)
+/* txn_msg_end() failed, or a transaction could not be begun */
+int cmd_fail(struct ctx *c, const char *what, int err)
 {
+	if (err == -EMSGSIZE) {
+		fprintf(stderr, "nftlab: %s: %s: transaction exceeds --max-batch "
+			"%zu bytes, nothing sent: %s\n", c->op, what,
+			c->max_batch, strerror(-err));
+		c->refused = 1;
+		return err;
+	}
 	fprintf(stderr, "nftlab: %s: %s: %s\n", c->op, what, strerror(-err));
 	return err;
 }
@@ -123,6 +193,7 @@ int cmd_txn_begin(struct ctx *c, struct txn *own, struct txn **t)
 	err = txn_init(own, &c->nl, c->max_batch);
 	if (err)
 		return cmd_fail(c, "transaction", err);
+	own->check = c->check;
 	*t = own;
 	return 0;
 }
@@ -143,7 +214,35 @@ static int report_elem_fmt(const struct txn_what *w, char *buf, size_t len,
 	if (!w->table || !w->name ||
 	    setreg_find(&c->sets, w->family, w->table, w->name, &si) != 1)
 		return -ENOENT;
+	if (setinfo_is_single_interval(&si)) {
+		uint8_t start[KT_MAX_KEY], end[KT_MAX_KEY];
+
+		/* the whole interval, not "end of interval ..." */
+		if (!elem_attr_interval(&si, w->req, w->elem, start, end))
+			return elem_format(&si.kt, start, end, buf, len);
+	}
 	return elem_attr_format(&si, w->elem, buf, len);
+}
+
+/* elem_walk() visitor: the first element that overlaps [start, end] */
+struct overlap {
+	const struct setinfo *si;
+	const uint8_t *start, *end;
+	uint8_t s[KT_MAX_KEY], e[KT_MAX_KEY];
+	int found;
+};
+
+static void overlap_visit(void *arg, const uint8_t *start, const uint8_t *end)
+{
+	struct overlap *o = arg;
+	uint32_t len = o->si->kt.key_len;
+
+	if (o->found || memcmp(start, o->end, len) > 0 ||
+	    memcmp(end, o->start, len) < 0)
+		return;
+	memcpy(o->s, start, len);
+	memcpy(o->e, end, len);
+	o->found = 1;
 }
 
 /*
@@ -151,25 +250,112 @@ static int report_elem_fmt(const struct txn_what *w, char *buf, size_t len,
  * set overlaps it.  Asked on a second socket (the first one is draining the
  * batch's replies); the batch was aborted, so the set is as before.
  */
-static int report_overlap(const struct setinfo *si, const struct nlattr *elem,
+static int report_overlap(const struct setinfo *si, const struct txn_what *w,
 			  char *buf, size_t len)
+{
+	uint8_t start[KT_MAX_KEY], end[KT_MAX_KEY];
+	struct overlap o = { .si = si, .start = start, .end = end };
+	struct nl_err ne;
+	struct nl nl = { 0 };
+	int err;
+
+	if (!w->elem || elem_attr_interval(si, w->req, w->elem, start, end) ||
+	    nl_open(&nl))
+		return -ENOENT;
+	err = elem_lookup(&nl, si, start, start, o.s, o.e, &ne);
+	if (err)
+		err = elem_lookup(&nl, si, end, end, o.s, o.e, &ne);
+	/* neither end is in an element: one inside the new interval */
+	if (err && setinfo_is_single_interval(si) &&
+	    !elem_walk(&nl, si, overlap_visit, &o) && o.found)
+		err = 0;
+	nl_close(&nl);
+	if (err)
+		return err;
+	if (!memcmp(o.s, start, si->kt.key_len) && !memcmp(o.e, end, si->kt.key_len))
+		return 1;	/* the same element */
+	return elem_format(&si->kt, o.s, o.e, buf, len);
+}
+
+/* 1: the element w points at is in the set (asked on a second socket) */
+static int report_in_set(const struct setinfo *si, const struct txn_what *w)
 {
 	uint8_t start[KT_MAX_KEY], end[KT_MAX_KEY], s2[KT_MAX_KEY], e2[KT_MAX_KEY];
 	struct nl_err ne;
 	struct nl nl = { 0 };
 	int err;
 
-	if (!elem || elem_attr_range(si, elem, start, end) || nl_open(&nl))
+	if (!w->elem || elem_attr_range(si, w->elem, start, end) || nl_open(&nl))
 		return -ENOENT;
-	err = elem_lookup(&nl, si, start, start, s2, e2, &ne);
-	if (err)
-		err = elem_lookup(&nl, si, end, end, s2, e2, &ne);
+	err = elem_lookup(&nl, si, start, end, s2, e2, &ne);
 	nl_close(&nl);
 	if (err)
-		return err;
-	if (!memcmp(s2, start, si->kt.key_len) && !memcmp(e2, end, si->kt.key_len))
-		return 1;	/* the same element */
-	return elem_format(&si->kt, s2, e2, buf, len);
+		return err == -ENOENT ? 0 : err;
+	return !memcmp(s2, start, si->kt.key_len) &&
+	       !memcmp(e2, end, si->kt.key_len);
+}
+
+/*
+ * EEXIST of NEWSETELEM: an interval overlapping one in the set (named),
+ * the element in the set already (create; for add: with other data), or
+ * an element given twice in the transaction (create) or overlapping one
+ * earlier in it.  si: NULL if the set is not known.
+ */
+static void report_exists(const struct txn_what *w, const struct setinfo *si,
+			  int err, char *buf, size_t len)
+{
+	int create = !!(w->nlflags & NLM_F_EXCL);
+	int in = -ENOENT;
+	char other[256];
+
+	if (si && (si->flags & NFT_SET_INTERVAL)) {
+		in = report_overlap(si, w, other, sizeof(other));
+		if (in == 0) {
+			snprintf(buf, len, "overlaps %s in the set: %s", other,
+				 strerror(-err));
+			return;
+		}
+		in = in == 1 ? 1 : 0;
+	} else if (si) {
+		in = report_in_set(si, w);
+	}
+	if (in == 0)
+		snprintf(buf, len, "%s in this transaction: %s",
+			 si->flags & NFT_SET_INTERVAL ?
+			 "duplicate, or overlaps an interval given earlier" :
+			 "duplicate: given twice", strerror(-err));
+	else if (create)
+		snprintf(buf, len, "element already in the set (element create "
+			 "refuses existing elements, element add takes them): %s",
+			 strerror(-err));
+	else
+		snprintf(buf, len, "element already in the set with other data "
+			 "(element del it first): %s", strerror(-err));
+}
+
+/* Chain errnos: what the kernel means by them (nf_tables_api.c). */
+static const char *report_chain(const struct txn_what *w, int err, char *buf,
+				size_t len)
+{
+	const char *why;
+
+	if (w->type == NFT_MSG_DELCHAIN && err == -ENOENT)
+		why = "no such chain (or table)";
+	else if (w->type == NFT_MSG_DELCHAIN && err == -EBUSY)
+		why = "chain in use: it has rules, or rules or maps jump to it";
+	else if (err == -ENOENT)
+		why = "no such table, or chain type or hook not supported by "
+		      "this kernel";
+	else if (err == -EOPNOTSUPP)
+		why = "the chain exists with another hook, priority, type or "
+		      "device, which cannot be changed (chain del first)";
+	else if (err == -EEXIST)
+		why = "a regular chain of that name exists; it cannot become "
+		      "a base chain (chain del first)";
+	else
+		return NULL;
+	snprintf(buf, len, "%s: %s", why, strerror(-err));
+	return buf;
 }
 
 /* The kernel's errno in the context of the message that failed. */
@@ -178,8 +364,6 @@ static const char *report_explain(const struct txn_what *w, int err,
 {
 	struct ctx *c = data;
 	struct setinfo si = { 0 };
-	char other[256];
-	int ov = -ENOENT;
 	int known = w->table && w->name &&
 		setreg_find(&c->sets, w->family, w->table, w->name, &si) == 1;
 
@@ -190,20 +374,8 @@ static const char *report_explain(const struct txn_what *w, int err,
 				 strerror(-err));
 		else if (err == -ENFILE)
 			snprintf(buf, len, "set is full: %s", strerror(-err));
-		else if (err == -EEXIST && known && (si.flags & NFT_SET_INTERVAL) &&
-			 (ov = report_overlap(&si, w->elem, other,
-					      sizeof(other))) == 0)
-			snprintf(buf, len, "overlaps %s in the set: %s", other,
-				 strerror(-err));
-		else if (err == -EEXIST && known && (si.flags & NFT_SET_INTERVAL) &&
-			 ov != 1)
-			snprintf(buf, len, "already in the set, or overlaps "
-				 "an interval in the set or earlier in this "
-				 "transaction: %s", strerror(-err));
 		else if (err == -EEXIST)
-			snprintf(buf, len, "element already in the set (element "
-				 "add creates; delete it first): %s",
-				 strerror(-err));
+			report_exists(w, known ? &si : NULL, err, buf, len);
 		else if (err == -ENOENT && known && si.kt.dtype == KT_DATA_VERDICT)
 			snprintf(buf, len, "no such set, or the jump/goto chain "
 				 "does not exist: %s", strerror(-err));
@@ -211,11 +383,8 @@ static const char *report_explain(const struct txn_what *w, int err,
 			return NULL;
 		return buf;
 	case NFT_MSG_NEWCHAIN:
-		if (err != -ENOENT)
-			return NULL;
-		snprintf(buf, len, "no such table, or chain type or hook not "
-			 "supported by this kernel: %s", strerror(-err));
-		return buf;
+	case NFT_MSG_DELCHAIN:
+		return report_chain(w, err, buf, len);
 	}
 	if (err == -ERANGE) {
 		snprintf(buf, len, "name too long (at most %d bytes): %s",

@@ -9,6 +9,7 @@
  */
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <netdb.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stddef.h>
@@ -69,6 +70,38 @@ static int parse_u64(const char *s, uint64_t max, uint64_t *out)
 	if (v > max)
 		return -ERANGE;
 	*out = v;
+	return 0;
+}
+
+/*
+ * A port as nft 1.0.6 reads one: a number as parse_u64() takes it (0x hex,
+ * a leading 0 octal: 010 is 8), else digits that are no octal number as
+ * decimal (080 is 80, which nft gets from getaddrinfo()), else a service
+ * name of /etc/services (http, ssh; tcp first, then udp).
+ */
+static int parse_port(const char *s, uint64_t *out)
+{
+	const struct servent *se;
+	int err = parse_u64(s, 65535, out);
+	char *end;
+
+	if (err != -EINVAL)
+		return err;
+	if (isdigit((unsigned char)*s)) {
+		errno = 0;
+		*out = strtoull(s, &end, 10);
+		if (errno || *end)
+			return -EINVAL;
+		return *out > 65535 ? -ERANGE : 0;
+	}
+	if (!isalpha((unsigned char)*s))
+		return -EINVAL;
+	se = getservbyname(s, "tcp");
+	if (!se)
+		se = getservbyname(s, "udp");
+	if (!se)
+		return -ENOENT;
+	*out = ntohs((uint16_t)se->s_port);
 	return 0;
 }
 
@@ -149,9 +182,12 @@ static int parse_value(uint32_t type, int be, const char *s, uint8_t *out,
 		out[0] = (uint8_t)v;
 		return 0;
 	case TYPE_INET_SERVICE:
-		err = parse_u64(s, 65535, &v);
+		err = parse_port(s, &v);
 		if (err == -ERANGE)
 			return why_set(why, whylen, "port %s out of range (0-65535)", s);
+		if (err == -ENOENT)
+			return why_set(why, whylen, "'%s' is no port number or "
+				       "service name of /etc/services", s);
 		if (err)
 			return why_set(why, whylen, "'%s' is not a port number", s);
 		out[0] = (uint8_t)(v >> 8);
@@ -656,8 +692,8 @@ int elem_parse_full(struct elem *e, const struct keytype *kt, const char *text,
 				       "key has more than %u field(s)",
 				       kt->nfields);
 		} else if (!strcmp(tok[i], "timeout") && i + 1 < ntok) {
-			if (timeout_parse(tok[i + 1], &e->timeout_ms) ||
-			    !e->timeout_ms)
+			/* "timeout 0s": none, the set's default (as nft) */
+			if (timeout_parse(tok[i + 1], &e->timeout_ms))
 				return why_set(why, whylen, "bad timeout '%s'",
 					       tok[i + 1]);
 			i += 2;

@@ -38,6 +38,8 @@ struct pending {
 
 struct lister {
 	struct ctx *c;
+	elem_visit_fn visit;	/* elem_walk(): called instead of printing */
+	void *arg;
 	const struct setinfo *si;
 	int json, first, err;
 	uint64_t count;
@@ -75,6 +77,16 @@ static void list_print(struct lister *l, const uint8_t *key,
 	putchar('}');
 }
 
+static void list_emit(struct lister *l, const uint8_t *key,
+		      const uint8_t *key_end, const struct elem_data *d,
+		      uint64_t timeout_ms)
+{
+	if (l->visit)
+		l->visit(l->arg, key, key_end ? key_end : key);
+	else
+		list_print(l, key, key_end, d, timeout_ms);
+}
+
 /* A start element with the pending end (key end + 1) or open to the top. */
 static void list_range(struct lister *l, const struct pending *start,
 		       const uint8_t *end_plus_one)
@@ -83,7 +95,7 @@ static void list_range(struct lister *l, const struct pending *start,
 
 	if (!end_plus_one || elem_key_dec(&l->si->kt, end_plus_one, last))
 		memset(last, 0xff, sizeof(last));
-	list_print(l, start->key, last, start->has_data ? &start->data : NULL,
+	list_emit(l, start->key, last, start->has_data ? &start->data : NULL,
 		   start->timeout_ms);
 }
 
@@ -156,7 +168,7 @@ static int list_elem(struct nftnl_set_elem *e, void *data)
 	}
 	if (x.is_end)
 		return 0;
-	list_print(l, x.key, key_end && len_end == kt->key_len ? key_end : NULL,
+	list_emit(l, x.key, key_end && len_end == kt->key_len ? key_end : NULL,
 		   x.has_data ? &x.data : NULL, x.timeout_ms);
 	return 0;
 }
@@ -208,6 +220,30 @@ int elem_list(struct ctx *c, const struct setinfo *si, int json)
 	if (c->stats)
 		fprintf(stderr, "nftlab: %s: stats: %" PRIu64 " elements\n",
 			c->op, l.count);
+	free(buf);
+	return err;
+}
+
+/* Every element of si as [start, end] to visit, on nl (no output). */
+int elem_walk(struct nl *nl, const struct setinfo *si, elem_visit_fn visit,
+	      void *arg)
+{
+	struct lister l = { .si = si, .visit = visit, .arg = arg };
+	struct nlmsghdr *nlh;
+	struct nl_err e;
+	void *buf;
+	int err;
+
+	buf = calloc(1, LIST_BUF);
+	if (!buf)
+		return -ENOMEM;
+	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETSETELEM, si->family,
+				    NLM_F_DUMP, nl->seq++);
+	mnl_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_TABLE, si->table);
+	mnl_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_SET, si->name);
+	err = nl_talk(nl, nlh, list_cb, &l, buf, LIST_BUF, &e);
+	if (!err)
+		list_flush(&l);
 	free(buf);
 	return err;
 }

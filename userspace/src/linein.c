@@ -15,8 +15,9 @@ static int linein_err(struct linein *in, int err, const char *msg)
 {
 	struct qbuf q;
 
+	/* an empty name would vanish in the message */
 	fprintf(stderr, "nftlab: %s%s%s", in->op, *in->op ? ": " : "",
-		quote(&q, in->path));
+		*in->path ? quote(&q, in->path) : "''");
 	if (in->lineno)
 		fprintf(stderr, ":%lu", in->lineno);
 	fprintf(stderr, ": %s\n", msg);
@@ -32,6 +33,8 @@ int linein_open(struct linein *in, const char *op, const char *path,
 	in->path = path;
 	in->op = op;
 	if (!strcmp(path, "-")) {
+		if (stdin_used == LINEIN_STDIN_CLOSED)
+			return linein_err(in, -EBADF, "standard input is closed");
 		if (stdin_used)
 			return linein_err(in, -EINVAL, "standard input is "
 					  "already read by this run");

@@ -35,6 +35,12 @@ struct linein {
 	int err;		/* an input error was reported */
 };
 
+/*
+ * stdin_used: 0, 1 (read already: "-" refused) or LINEIN_STDIN_CLOSED (the
+ * process started with fd 0 closed; main() put /dev/null there so that no
+ * socket lands on it, and "-" is refused).
+ */
+enum { LINEIN_STDIN_CLOSED = 2 };
 int linein_open(struct linein *in, const char *op, const char *path,
 		int stdin_used);
 int linein_next(struct linein *in, char **line);

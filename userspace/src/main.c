@@ -1,19 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /* nftlab: build and load nf_tables lab rulesets through libnftnl. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
+#include "linein.h"
 #include "script.h"
 
 #define NFTLAB_VERSION "0.2"
 
 static const char help[] =
-"Usage: nftlab [--max-batch BYTES] [--stats] OBJECT VERB ARGS...\n"
-"       nftlab [--max-batch BYTES] [--stats] -f FILE|-\n"
+"Usage: nftlab [-c] [--max-batch BYTES] [--stats] OBJECT VERB ARGS...\n"
+"       nftlab [-c] [--max-batch BYTES] [--stats] -f FILE|-\n"
 "       nftlab OBJECT [VERB] --help\n"
 "\n"
 "Each command is one nf_tables transaction: it is applied completely or\n"
@@ -31,12 +33,12 @@ static const char help[] =
 "  set flush|del FAMILY TABLE SET\n"
 "  map add FAMILY TABLE MAP --type SPEC --data verdict|TYPE [set options]\n"
 "  map flush|del FAMILY TABLE MAP    elements: 'KEY : DATA'\n"
-"  element add|del FAMILY TABLE SET [ELEMENT]... [--file FILE|-]\n"
+"  element add|create|del FAMILY TABLE SET [ELEMENT]... [--file FILE|-]\n"
 "            [--gen FIELDS --count N [--start N] [--range-size N] [--proto P]]\n"
 "  element get FAMILY TABLE SET ELEMENT...\n"
 "  element list FAMILY TABLE SET [--json]   stream all elements\n"
-"  rule add FAMILY TABLE CHAIN [--set SET|--vmap MAP|--map MAP [--lookups N]]\n"
-"            [--counter]\n"
+"  rule add FAMILY TABLE CHAIN [--set SET|--vmap MAP|--map MAP [--lookups N]\n"
+"            [--match 'saddr . sport']] [--counter]\n"
 "            [--verdict accept|drop|continue|return|jump:CHAIN|goto:CHAIN]\n"
 "  counter add|del FAMILY TABLE NAME\n"
 "  counters [FAMILY [TABLE]]          all counters as JSON\n"
@@ -50,6 +52,9 @@ static const char help[] =
 "Generator FIELDS (nft_concat_range.sh formats): addr4 addr6 port proto mac,\n"
 "e.g. --gen 'addr4 . port' --start 1 --count 1000 --range-size 1.\n"
 "\n"
+"  -c, --check        check only (as nft -c): the batch is built and sent\n"
+"                     without its end; the kernel checks every message and\n"
+"                     aborts it, nothing is committed\n"
 "  -f FILE            run the commands of FILE ('-': standard input) as\n"
 "                     one transaction\n"
 "  --max-batch BYTES  refuse transactions larger than this (k, M, G;\n"
@@ -89,55 +94,108 @@ static int parse_size(const char *s, size_t *out)
 	return 0;
 }
 
-static int global_opts(struct ctx *c, int argc, char **argv, int *i,
-		       const char **script)
+/* stdout after --help or --version: a write error is exit status 1 */
+static int print_out(const char *text)
+{
+	fputs(text, stdout);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "nftlab: writing standard output: %s\n",
+			strerror(errno));
+		return -EIO;
+	}
+	return 1;
+}
+
+/* --stats, --max-batch and -f, each at most once. */
+static int global_once(unsigned int *seen, unsigned int bit, const char *a)
+{
+	if (*seen & bit) {
+		fprintf(stderr, "nftlab: %s given twice\n", a);
+		return -EINVAL;
+	}
+	*seen |= bit;
+	return 0;
+}
+
+static int global_arg(struct ctx *c, const char *a, const char *v,
+		      const char **script)
 {
 	struct qbuf q;
 	int err;
 
-	while (*i < argc && argv[*i][0] == '-') {
+	if (a[1] == 'f') {
+		*script = v;
+		return 0;
+	}
+	err = parse_size(v, &c->max_batch);
+	if (err)
+		fprintf(stderr, "nftlab: bad --max-batch '%s': %s (1 to 1G "
+			"bytes, suffixes k M G)\n", quote(&q, v),
+			err == -ERANGE ? "too large" : "not a size");
+	return err ? -EINVAL : 0;
+}
+
+static int global_opts(struct ctx *c, int argc, char **argv, int *i,
+		       const char **script)
+{
+	char version[32];
+	unsigned int seen = 0;
+	struct qbuf q;
+	int err = 0;
+
+	while (!err && *i < argc && argv[*i][0] == '-') {
 		const char *a = argv[*i];
 
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(help, stdout);
-			return 1;
-		} else if (!strcmp(a, "--version")) {
-			printf("nftlab %s\n", NFTLAB_VERSION);
-			return 1;
-		} else if (!strcmp(a, "--stats")) {
-			c->stats = 1;
+		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+			return print_out(help);
+		if (!strcmp(a, "--version")) {
+			snprintf(version, sizeof(version), "nftlab %s\n",
+				 NFTLAB_VERSION);
+			return print_out(version);
+		}
+		if (!strcmp(a, "--stats") || !strcmp(a, "-c") ||
+		    !strcmp(a, "--check")) {
+			err = global_once(&seen, a[2] == 's' ? 1 : 8, a);
+			if (a[2] == 's')
+				c->stats = 1;
+			else
+				c->check = 1;
 			*i += 1;
-		} else if (!strcmp(a, "--max-batch") || !strcmp(a, "-f")) {
-			if (*i + 1 >= argc) {
-				fprintf(stderr, "nftlab: option '%s' needs an "
-					"argument (nftlab --help)\n", a);
-				return -EINVAL;
-			}
-			if (a[1] == 'f') {
-				if (*script) {
-					fprintf(stderr, "nftlab: -f given twice\n");
-					return -EINVAL;
-				}
-				*script = argv[*i + 1];
-			} else {
-				err = parse_size(argv[*i + 1], &c->max_batch);
-				if (err) {
-					fprintf(stderr, "nftlab: bad --max-batch '%s': "
-						"%s (1 to 1G bytes, suffixes k M G)\n",
-						quote(&q, argv[*i + 1]),
-						err == -ERANGE ? "too large" :
-						"not a size");
-					return -EINVAL;
-				}
-			}
-			*i += 2;
-		} else {
+			continue;
+		}
+		if (strcmp(a, "--max-batch") && strcmp(a, "-f")) {
 			fprintf(stderr, "nftlab: unknown option '%s' (nftlab "
 				"--help)\n", quote(&q, a));
 			return -EINVAL;
 		}
+		if (*i + 1 >= argc) {
+			fprintf(stderr, "nftlab: option '%s' needs an argument "
+				"(nftlab --help)\n", a);
+			return -EINVAL;
+		}
+		err = global_once(&seen, a[1] == 'f' ? 2 : 4, a);
+		if (!err)
+			err = global_arg(c, a, argv[*i + 1], script);
+		*i += 2;
 	}
-	return 0;
+	return err;
+}
+
+/*
+ * Descriptors 0-2 closed at start would be taken by the netlink socket
+ * (a script read from "standard input" would then read the socket and
+ * hang): /dev/null holds them, and "-" as an input is refused.
+ */
+static void std_fds(struct ctx *c)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		if (open("/dev/null", fd ? O_WRONLY : O_RDONLY) != fd)
+			continue;	/* a lower one was closed as well */
+		if (fd == 0)
+			c->stdin_used = LINEIN_STDIN_CLOSED;
+	}
 }
 
 static int exit_status(const struct ctx *c, int err)
@@ -154,9 +212,10 @@ int main(int argc, char **argv)
 	char op[160];
 	int i = 1, err;
 
+	std_fds(&c);
 	err = global_opts(&c, argc, argv, &i, &script);
 	if (err)
-		return err > 0 ? EXIT_OK : EXIT_INPUT;
+		return err > 0 ? EXIT_OK : err == -EIO ? EXIT_KERNEL : EXIT_INPUT;
 	if (script && i != argc) {
 		fprintf(stderr, "nftlab: -f takes no command on the command "
 			"line (nftlab --help)\n");
@@ -182,10 +241,12 @@ int main(int argc, char **argv)
 		err = cmd_run(&c, argc - i, argv + i, "", op, sizeof(op));
 	nl_close(&c.nl);
 	setreg_free(&c.sets);
-	if (fflush(stdout) && err <= 0 && !err) {
+	setreg_free(&c.chains);
+	if ((fflush(stdout) || ferror(stdout)) && err >= 0) {
 		fprintf(stderr, "nftlab: writing standard output: %s\n",
 			strerror(errno));
 		err = -EIO;
+		c.refused = 0;
 	}
 	return err > 0 ? EXIT_OK : exit_status(&c, err);
 }

@@ -87,6 +87,7 @@ int script_run(struct ctx *c, const char *path)
 		linein_close(&in);
 		return cmd_fail(c, "transaction", err);
 	}
+	s.t.check = c->check;
 	c->script = &s.t;
 	while ((err = linein_next(&in, &line)) > 0) {
 		err = script_line(&s, line, in.lineno);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <linux/netfilter/nf_tables.h>
+#include <linux/netfilter/nfnetlink.h>
 #include <libnftnl/common.h>
 #include <libnftnl/set.h>
 
@@ -150,6 +151,58 @@ int elem_attr_range(const struct setinfo *si, const struct nlattr *elem,
 		if (elem_key_dec(&si->kt, start, end))
 			return -EINVAL;
 		memcpy(start, end, len);
+	}
+	return 0;
+}
+
+static int elem_attr_is_end(const struct nlattr *elem)
+{
+	struct elem_attrs a = { 0 };
+
+	return mnl_attr_parse_nested(elem, elem_attr_cb, &a) >= 0 && a.flags &&
+	       mnl_attr_get_payload_len(a.flags) == 4 &&
+	       (ntohl(mnl_attr_get_u32(a.flags)) & NFT_SET_ELEM_INTERVAL_END);
+}
+
+/*
+ * The interval of a single-field interval set that elem, a start or an
+ * end element (end + 1) of request req, belongs to: the start and the end
+ * element next to each other in the message, as elem_write() puts them.
+ * Anything else: elem_attr_range().
+ */
+int elem_attr_interval(const struct setinfo *si, const struct nlmsghdr *req,
+		       const struct nlattr *elem, uint8_t *start, uint8_t *end)
+{
+	const struct nlattr *attr, *nest = NULL, *prev = NULL, *next = NULL;
+	uint8_t s2[KT_MAX_KEY];
+	int is_end, found = 0;
+
+	if (!req || !setinfo_is_single_interval(si))
+		return elem_attr_range(si, elem, start, end);
+	mnl_attr_for_each(attr, req, sizeof(struct nfgenmsg))
+		if (mnl_attr_get_type(attr) == NFTA_SET_ELEM_LIST_ELEMENTS)
+			nest = attr;
+	if (!nest)
+		return elem_attr_range(si, elem, start, end);
+	mnl_attr_for_each_nested(attr, nest) {
+		if (found) {
+			next = attr;
+			break;
+		}
+		if (attr == elem)
+			found = 1;
+		else
+			prev = attr;
+	}
+	is_end = elem_attr_is_end(elem);
+	if (!found || elem_attr_range(si, elem, start, end))
+		return -EINVAL;
+	if (is_end && prev && !elem_attr_is_end(prev))
+		return elem_attr_range(si, prev, start, s2);
+	if (!is_end) {
+		memset(end, 0xff, si->kt.key_len);	/* no end element: the top */
+		if (next && elem_attr_is_end(next))
+			return elem_attr_range(si, next, s2, end);
 	}
 	return 0;
 }

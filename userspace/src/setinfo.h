@@ -25,6 +25,9 @@ int setinfo_is_concat_interval(const struct setinfo *si);
 int setinfo_is_single_interval(const struct setinfo *si);
 int elem_attr_format(const struct setinfo *si, const struct nlattr *elem,
 		     char *buf, size_t len);
+struct nlmsghdr;
+int elem_attr_interval(const struct setinfo *si, const struct nlmsghdr *req,
+		       const struct nlattr *elem, uint8_t *start, uint8_t *end);
 int elem_attr_range(const struct setinfo *si, const struct nlattr *elem,
 		    uint8_t *start, uint8_t *end);
 

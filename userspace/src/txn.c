@@ -245,12 +245,18 @@ static void txn_parse_what(const struct nlmsghdr *nlh, struct txn_what *w)
 
 	mnl_attr_parse(nlh, sizeof(*nfg), txn_names_cb, slot);
 	w->type = NFNL_MSG_TYPE(nlh->nlmsg_type);
+	w->nlflags = nlh->nlmsg_flags;
 	w->family = nfg->nfgen_family;
 	switch (w->type) {
 	case NFT_MSG_NEWTABLE: case NFT_MSG_DELTABLE:
 		w->table = slot[NFTA_TABLE_NAME];
 		break;
-	default:	/* chain, set, element, rule, object: table 1, name 2 */
+	case NFT_MSG_NEWCHAIN: case NFT_MSG_DELCHAIN:
+		/* NFTA_CHAIN_HANDLE is 2 */
+		w->table = slot[NFTA_CHAIN_TABLE];
+		w->name = slot[NFTA_CHAIN_NAME];
+		break;
+	default:	/* set, element, rule, object: table 1, name 2 */
 		w->table = slot[1];
 		if (w->type != NFT_MSG_NEWRULE && w->type != NFT_MSG_DELRULE)
 			w->name = slot[2];
@@ -291,6 +297,7 @@ static void txn_report(const struct txn *t, struct iovec *iov, int iovlen,
 		char buf[480];
 
 		w.elem = (const void *)((const char *)req + e->offset);
+		w.req = req;
 		if (rep->elem_fmt &&
 		    rep->elem_fmt(&w, buf, sizeof(buf), rep->data) == 0)
 			snprintf(elem, sizeof(elem), ": %s", buf);
@@ -393,7 +400,13 @@ int txn_commit(struct txn *t, struct nl *nl, const struct txn_reporter *rep)
 	int iovlen, ret;
 	ssize_t sent;
 
-	txn_put_batch_msg(t, NFNL_MSG_BATCH_END, t->seq_next++);
+	/*
+	 * -c, as nft -c: without BATCH_END the kernel checks every message
+	 * (each is ACKed or refused as usual) and then aborts the batch.
+	 */
+	if (!t->check)
+		txn_put_batch_msg(t, NFNL_MSG_BATCH_END, t->seq_next);
+	t->seq_next++;
 	nl->seq = t->seq_next;
 
 	ret = txn_set_buffers(nl, t->bytes, (size_t)t->nmsgs * 1024 + 262144);

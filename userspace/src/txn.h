@@ -33,6 +33,7 @@ struct txn {
 	size_t bytes;		/* bytes in completed messages (at buf) */
 	size_t max_bytes;	/* refuse to grow beyond this */
 	unsigned int nmsgs;	/* messages between BEGIN and END */
+	int check;		/* -c: sent without BATCH_END, never committed */
 	uint64_t t_start_ns;	/* txn_init() */
 	uint64_t t_send_ns;	/* sendmsg() called */
 	uint64_t t_done_ns;	/* sendmsg() returned: kernel done */
@@ -51,10 +52,12 @@ struct txn_mark {
 /* What a failed message was about, from the request itself. */
 struct txn_what {
 	int type;		/* NFT_MSG_* */
+	uint16_t nlflags;	/* the request's NLM_F_* */
 	uint16_t family;
 	const char *table;	/* NULL if absent */
 	const char *name;	/* chain, set, object; NULL if absent */
 	const struct nlattr *elem;	/* element the ext ACK points at */
+	const struct nlmsghdr *req;	/* the request elem is in */
 };
 
 /*
