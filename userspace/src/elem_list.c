@@ -186,49 +186,10 @@ static int list_cb(const struct nlmsghdr *nlh, void *data)
 	return 0;
 }
 
-int elem_list(struct ctx *c, const struct setinfo *si, int json)
+/* Dumps the elements of si on nl through list_cb into l. */
+static int dump_elems(struct nl *nl, const struct setinfo *si,
+		      struct lister *l)
 {
-	struct lister l = { .c = c, .si = si, .json = json, .first = 1 };
-	struct nlmsghdr *nlh;
-	struct nl_err e;
-	void *buf;
-	int err;
-
-	buf = calloc(1, LIST_BUF);
-	if (!buf)
-		return -ENOMEM;
-	if (json) {
-		printf("{\"family\": \"%s\", \"table\": ", nl_family_name(si->family));
-		json_str(si->table);
-		printf(", \"%s\": ", si->kt.dtype ? "map" : "set");
-		json_str(si->name);
-		printf(", \"elements\": [");
-	}
-	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETSETELEM, si->family,
-				    NLM_F_DUMP, c->nl.seq++);
-	mnl_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_TABLE, si->table);
-	mnl_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_SET, si->name);
-	err = nl_talk(&c->nl, nlh, list_cb, &l, buf, LIST_BUF, &e);
-	if (!err)
-		list_flush(&l);
-	if (json && !err)
-		printf("%s]}\n", l.first ? "" : "\n  ");
-	if (err)
-		fprintf(stderr, "nftlab: %s: %s/%s/%s: %s\n", c->op,
-			nl_family_name(si->family), si->table, si->name,
-			strerror(-err));
-	if (c->stats)
-		fprintf(stderr, "nftlab: %s: stats: %" PRIu64 " elements\n",
-			c->op, l.count);
-	free(buf);
-	return err;
-}
-
-/* Every element of si as [start, end] to visit, on nl (no output). */
-int elem_walk(struct nl *nl, const struct setinfo *si, elem_visit_fn visit,
-	      void *arg)
-{
-	struct lister l = { .si = si, .visit = visit, .arg = arg };
 	struct nlmsghdr *nlh;
 	struct nl_err e;
 	void *buf;
@@ -241,9 +202,43 @@ int elem_walk(struct nl *nl, const struct setinfo *si, elem_visit_fn visit,
 				    NLM_F_DUMP, nl->seq++);
 	mnl_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_TABLE, si->table);
 	mnl_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_SET, si->name);
-	err = nl_talk(nl, nlh, list_cb, &l, buf, LIST_BUF, &e);
+	err = nl_talk(nl, nlh, list_cb, l, buf, LIST_BUF, &e);
 	if (!err)
-		list_flush(&l);
+		list_flush(l);
 	free(buf);
 	return err;
+}
+
+int elem_list(struct ctx *c, const struct setinfo *si, int json)
+{
+	struct lister l = { .c = c, .si = si, .json = json, .first = 1 };
+	int err;
+
+	if (json) {
+		printf("{\"family\": \"%s\", \"table\": ", nl_family_name(si->family));
+		json_str(si->table);
+		printf(", \"%s\": ", si->kt.dtype ? "map" : "set");
+		json_str(si->name);
+		printf(", \"elements\": [");
+	}
+	err = dump_elems(&c->nl, si, &l);
+	if (json && !err)
+		printf("%s]}\n", l.first ? "" : "\n  ");
+	if (err)
+		fprintf(stderr, "nftlab: %s: %s/%s/%s: %s\n", c->op,
+			nl_family_name(si->family), si->table, si->name,
+			strerror(-err));
+	if (c->stats)
+		fprintf(stderr, "nftlab: %s: stats: %" PRIu64 " elements\n",
+			c->op, l.count);
+	return err;
+}
+
+/* Every element of si as [start, end] to visit, on nl (no output). */
+int elem_walk(struct nl *nl, const struct setinfo *si, elem_visit_fn visit,
+	      void *arg)
+{
+	struct lister l = { .si = si, .visit = visit, .arg = arg };
+
+	return dump_elems(nl, si, &l);
 }
