@@ -150,6 +150,12 @@ check_arch() {
 	esac
 }
 
+# lab_cpus KDIR: the vCPUs a lab guest of the kernel in KDIR uses for
+# functional tests: 2 where the kernel has SMP (UML: the 7.3 base), else 1.
+lab_cpus() {
+	if grep -qx 'CONFIG_SMP=y' "$1/config"; then echo 2; else echo 1; fi
+}
+
 # Serialises everything that checks out or builds in the base's source tree.
 with_tree_lock() {
 	mkdir -p "$NFTLAB_CACHE"

@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from .model import parse_cell_id
 from .render import render_table
+from .tables import t0
 from .tables.t0 import short_cell
 
 # The backends whose lookups get a per-lookup row.
@@ -43,9 +44,7 @@ def number(text):
 
 
 def fmt(lo, hi):
-    def one(x):
-        return str(x.numerator) if x.denominator == 1 else "%.2f" % float(x)
-    return one(lo) if lo == hi else "%s..%s" % (one(lo), one(hi))
+    return t0.fmt(lo) if lo == hi else "%s..%s" % (t0.fmt(lo), t0.fmt(hi))
 
 
 def cell_text(r):

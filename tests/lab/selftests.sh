@@ -42,8 +42,7 @@ else
 	variant=baseline runs="baseline"
 fi
 kernel=$("$top/kernel/builder/build" um "$variant" retpoline) || tap_bail "cannot build um $variant retpoline"
-cpus=1
-grep -qx 'CONFIG_SMP=y' "$kernel/config" && cpus=2
+cpus=$(lab_cpus "$kernel")
 tap_diag "kernel: $(sed -n 's/^base: //p' "$kernel/BUILD-INFO"), um $variant retpoline, $cpus vCPU(s), nft ${NFT:-current}"
 run="$top/build/check/selftests"
 [ "$NFTLAB_BASE" = 6.12 ] || run+="-$NFTLAB_BASE"
