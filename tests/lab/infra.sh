@@ -87,6 +87,36 @@ sleep 1
 left=$(pgrep -f "NFTLAB_RESULTS=$run/timeout" | wc -l)
 tap_check "no guest process is left behind after a timeout" test "$left" -eq 0
 
+# --timeout is about progress, not about how long a guest takes: on a
+# host whose both cores are busy (two CPU hogs, as a kernel build or a QEMU
+# guest beside make check), a guest that keeps printing lives past it,
+# whether it prints to the console or writes results; --max-time still
+# ends one that never stops.
+hogs=()
+for _ in 1 2; do
+	(while :; do :; done) &
+	hogs+=($!)
+done
+t0=$SECONDS
+# shellcheck disable=SC2016 # expanded in the guest
+lab --results "$run/busy-console" --timeout 4 -- sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do echo "step $i"; sleep 1; done' >/dev/null
+rc=$?
+took=$((SECONDS - t0))
+tap_check "busy host: a guest printing a line a second outlives --timeout 4 (exit $rc after ${took}s)" \
+	test "$rc" -eq 0 -a "$took" -ge 10
+# shellcheck disable=SC2016
+lab --results "$run/busy-results" --timeout 4 -- sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do : > "$NFTLAB_RESULTS/sample$i"; sleep 1; done'
+rc=$?
+tap_check "busy host: a guest writing a result a second outlives --timeout 4 (exit $rc)" test "$rc" -eq 0
+t0=$SECONDS
+lab --results "$run/max-time" --timeout 4 --max-time 8 -- sh -c 'while :; do echo tick; sleep 1; done' >/dev/null
+rc=$?
+took=$((SECONDS - t0))
+tap_check "a guest that never stops printing is killed after --max-time (exit 124, ${took}s)" \
+	test "$rc" -eq 124 -a "$took" -lt 40
+kill "${hogs[@]}" 2>/dev/null
+wait "${hogs[@]}" 2>/dev/null
+
 # A broken patch: a copy of the series with one patch that cannot apply.
 patches="$run/patches"
 cp -r "$top/kernel/series/patches" "$patches"
