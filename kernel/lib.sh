@@ -14,18 +14,19 @@ export NFTLAB_TOP NFTLAB_CACHE CCACHE_DIR CCACHE_NOHASHDIR
 # NFTLAB_PATCHES from the environment wins over the base's own series.
 _nftlab_env_patches=${NFTLAB_PATCHES:-}
 : "${NFTLAB_CONFIGS:=${NFTLAB_TOP}/kernel/config}"
-# The series's subject prefix, for its patches and its cover letter.
-export NFTLAB_SERIES_PREFIX="PATCH nf-next v4"
 export NFTLAB_CONFIGS
 
 # The lab knob's sysctl name (lab patch 0006 registers it).
 force_indirect_sysctl() { printf '%s\n' "$(<"${NFTLAB_TOP}/kernel/series/force-indirect-sysctl")"; }
+# has_lab_knob KDIR: the kernel built in KDIR has the knob (6.12's patched
+# kernels; the 7.3 series has no lab knob): its config sets the option.
+has_lab_knob() { grep -qx "$(<"${NFTLAB_TOP}/kernel/series/force-indirect-config")=y" "$1/config" 2>/dev/null; }
 
 log() { printf '[nftlab] %s\n' "$*" >&2; }
 die() { printf 'nftlab: %s\n' "$*" >&2; exit 1; }
 
 # The bases a kernel is built from: kernel/builder/bases/NAME each, one
-# "key: value" per line (package, pin, suite, patches).
+# "key: value" per line (package, pin, suite, patches, prefix).
 known_bases() { (cd "${NFTLAB_TOP}/kernel/builder/bases" && printf '%s\n' *); }
 
 # base_field KEY: that field of the current base's file.
@@ -44,7 +45,41 @@ set_base() {
 		die "unknown base '$1' (known: $(known_bases | paste -sd ' ' -))"
 	NFTLAB_BASE=$1
 	NFTLAB_PATCHES=${_nftlab_env_patches:-${NFTLAB_TOP}/$(base_field patches)}
-	export NFTLAB_BASE NFTLAB_PATCHES
+	# The series's subject prefix, for its patches and its cover letter.
+	NFTLAB_SERIES_PREFIX=$(base_field prefix)
+	export NFTLAB_BASE NFTLAB_PATCHES NFTLAB_SERIES_PREFIX
+}
+
+# The identity the series is formatted under: "Name <email>" from git
+# config (user.name, user.email), so that whoever submits regenerates the
+# files under their own name; the lab's placeholder when either is unset.
+# NFTLAB_IDENT="Name <email>" wins (the stored files: the placeholder).
+export NFTLAB_PLACEHOLDER_IDENT="nftlab <nftlab@localhost>"
+series_ident() {
+	local name email
+
+	if [ -n "${NFTLAB_IDENT:-}" ]; then
+		printf '%s\n' "$NFTLAB_IDENT"
+		return
+	fi
+	name=$(git config user.name 2>/dev/null) || name=
+	email=$(git config user.email 2>/dev/null) || email=
+	if [ -n "$name" ] && [ -n "$email" ]; then
+		printf '%s <%s>\n' "$name" "$email"
+	else
+		printf '%s\n' "$NFTLAB_PLACEHOLDER_IDENT"
+	fi
+}
+
+# The fragment of the options the base's feature patches introduce, merged
+# into patched kernels only: kernel/config/feature.config for 6.12 (its
+# path is part of 6.12's keys), base-BASE-feature.config for another base.
+feature_config() {
+	if [ "$NFTLAB_BASE" = 6.12 ]; then
+		printf '%s/feature.config\n' "$NFTLAB_CONFIGS"
+	else
+		printf '%s/base-%s-feature.config\n' "$NFTLAB_CONFIGS" "$NFTLAB_BASE"
+	fi
 }
 
 # The Debian package of the base, e.g. linux-source-7.3.
@@ -106,6 +141,7 @@ series_patches() {
 		"[lab]") cur=lab ;;
 		"[feature]") cur=feature ;;
 		"[lab-patched]") cur=lab-patched ;;
+		"[stable]") cur=stable ;;
 		"["*) die "kernel/series/patches/series: unknown group $line" ;;
 		*) if [ "$cur" = "$group" ]; then printf '%s\n' "${NFTLAB_PATCHES}/${line}"; fi ;;
 		esac
@@ -119,7 +155,12 @@ variant_patches() {
 	case "$1" in
 	baseline) series_patches lab ;;
 	patched) series_patches lab; series_patches feature; series_patches lab-patched ;;
-	*) die "unknown variant '$1' (baseline or patched)" ;;
+	# The base with the lab patches and the stable fixes only: what a stable
+	# tree gets, without the series under review.
+	stable)
+		[ -n "$(series_patches stable)" ] || die "the ${NFTLAB_BASE} series has no [stable] patch: no stable variant"
+		series_patches lab; series_patches stable ;;
+	*) die "unknown variant '$1' (baseline, patched or stable)" ;;
 	esac
 }
 

@@ -22,9 +22,15 @@ done
 # lab patch 0002 includes <asm/cpufeature.h> from UML's asm/processor.h,
 # and checkpatch suggests <linux/cpufeature.h>, which is empty on UML (no
 # GENERIC_CPU_AUTOPROBE).  Lab-only, not part of the series under review.
+# The Fixes: tags of the 7.3 lead patch (nf-next's 7e43e0a1141d) and of
+# the 6.12 stable fix (a60f7bf4a152) name upstream commits that checkpatch
+# cannot look up: the base tree is a Debian source package, a single
+# commit without upstream history.
 checkpatch_ignore() {
-	case "$1" in
-	lab/0002-*) echo "ARCH_INCLUDE_LINUX <linux/cpufeature.h> is empty on UML" ;;
+	case "$NFTLAB_BASE/$1" in
+	*/lab/0002-*) echo "ARCH_INCLUDE_LINUX <linux/cpufeature.h> is empty on UML" ;;
+	7.3/feature/0001-netfilter-nft_set_rbtree-inline-* | 6.12/stable/0001-netfilter-nft_set_rbtree-fix-*)
+		echo "UNKNOWN_COMMIT_ID the base tree has no upstream history" ;;
 	esac
 }
 # checkpatch_series: every patch of the current base's series, checked
@@ -42,11 +48,11 @@ checkpatch_series() {
 		fi
 		printf '%s\n' "$out" | head -n 30 | sed 's/^/# /'
 		tap_check "checkpatch --strict${ignore:+ --ignore $ignore}: $NFTLAB_BASE $name" false
-	done < <(variant_patches patched)
+	done < <(variant_patches patched; series_patches stable)
 }
 checkpatch_series
-# The upstream base's series too (lab patches only until series v5); the
-# rest of this step is about the 6.12 series again.
+# The upstream base's series too (series v5); the rest of this step is
+# about the 6.12 series again.
 set_base 7.3
 "$top/kernel/builder/fetch-base" 2>/dev/null || tap_bail "no 7.3 base tree"
 checkpatch_series
@@ -80,7 +86,9 @@ done
 
 # The checker can fail: on the baseline kernel (no series) every site the
 # series adds has a "not ok" line and the exit status is 1 (the lookup
-# site is 6.12's own: its direct calls pass there too).
+# site is 6.12's own: its direct calls pass there too).  make check-full
+# only: it builds the x86_64 baseline kernel, and make check has the
+# checker's unit tests on stored disassembly of that kernel instead.
 baseline_fails() {
 	local kernel report site
 
@@ -92,5 +100,7 @@ baseline_fails() {
 		grep -q "^not ok [0-9]* - $site: " "$report" || { tap_diag "baseline: no failure at $site"; return 1; }
 	done
 }
-tap_check "check-direct-calls fails on x86_64 baseline retpoline at every site the series adds" baseline_fails
+if [ "${NFTLAB_CHECK_FULL:-0}" = 1 ]; then
+	tap_check "check-direct-calls fails on x86_64 baseline retpoline at every site the series adds" baseline_fails
+fi
 tap_end
