@@ -141,6 +141,8 @@ def t0_main(argv=None):
     c = sub.add_parser("compare", help="runs of different bases and kernels side by side")
     c.add_argument("runs", nargs="+", metavar="RESULTS")
     c.add_argument("--out", help="also write the text to this file")
+    c.add_argument("--lookups", metavar="BACKENDS",
+                   help="only the per-lookup table of these backends (comma-separated: hash,rbtree,pipapo)")
     args = ap.parse_args(argv)
     if args.cmd == "compare":
         from . import t0compare

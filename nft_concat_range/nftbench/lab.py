@@ -20,6 +20,8 @@ BASES = os.path.join(TOP, "kernel", "builder", "bases")
 FETCH_BASE = os.path.join(TOP, "kernel", "builder", "fetch-base")
 LAB_RUN = os.path.join(TOP, "kernel", "runner", "lab-run")
 KNOB_FILE = os.path.join(TOP, "kernel", "series", "force-indirect-sysctl")
+# The option of the kernels that have the knob (6.12's patched ones).
+KNOB_CONFIG_FILE = os.path.join(TOP, "kernel", "series", "force-indirect-config")
 RUN_PLAN = os.path.join(SUITE, "guest", "run-plan")
 NFTLAB = os.path.join(TOP, "userspace", "build", "nftlab")
 
@@ -92,3 +94,15 @@ def lab_run(arch, kdir, results, timeout, cmd, append=None, qemu_args=(), nft=No
 def knob_sysctl():
     with open(KNOB_FILE) as f:
         return f.read().strip()
+
+
+def has_knob(kdir):
+    """Whether the kernel in KDIR (kernel/builder/build's output) has the
+    lab knob: its config sets the option of KNOB_CONFIG_FILE."""
+    with open(KNOB_CONFIG_FILE) as f:
+        want = "%s=y\n" % f.read().strip()
+    try:
+        with open(os.path.join(kdir, "config")) as f:
+            return want in f.read()
+    except OSError:
+        return False

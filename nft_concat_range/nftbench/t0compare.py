@@ -68,8 +68,26 @@ def drop_key(cid):
     return "/".join(c[:2] + ["drop", "n0"] + c[4:])
 
 
-def compare(resdirs):
-    """The side-by-side text of the runs in RESDIRS."""
+def lookups_only(resdirs, backends, cells, rows, labels):
+    """The lookup table alone, for BACKENDS, with one line naming the runs:
+    what a commit message quotes ([[include]] of a stored file)."""
+    names = ", ".join(os.path.basename(os.path.normpath(d)) for d in resdirs)
+    out = ["  instructions / retpoline thunks per lookup (T0 run %s)" % names, ""]
+    table = []
+    for c, m in cells:
+        if parse_cell_id(c)["backend"] not in backends:
+            continue
+        table.append([short_cell(c), m] + [lookup_text(rows.get((c, m, lab)), rows.get((drop_key(c), m, lab)))
+                                           for lab in labels])
+    if not table:
+        raise SystemExit("t0 compare: no cell of backend(s) %s in %s" % (",".join(backends), names))
+    out += ["  " + line for line in render_table(["scenario", "spectre_v2"] + labels, table).split("\n")]
+    return "\n".join(out) + "\n"
+
+
+def compare(resdirs, lookups=None):
+    """The side-by-side text of the runs in RESDIRS (LOOKUPS: only the
+    lookup table of those backends)."""
     runs, rows, labels = [], {}, []
     for d in resdirs:
         run, r = load(d)
@@ -80,6 +98,8 @@ def compare(resdirs):
                 labels.append(key[2])
     cells = sorted({(k[0], k[1]) for k in rows},
                    key=lambda cm: (parse_cell_id(cm[0])["backend"], cm[0], cm[1]))
+    if lookups:
+        return lookups_only(resdirs, lookups, cells, rows, labels)
     out = ["T0 side by side: instructions / retpoline thunks per packet (knob 0 on patched kernels)", ""]
     for d, run in runs:
         out.append("  %s: %s, guest nft %s, %d boot(s) x %d pass(es)"
@@ -101,7 +121,11 @@ def compare(resdirs):
 
 
 def main(args):
-    text = compare(args.runs)
+    lookups = args.lookups.split(",") if args.lookups else None
+    for b in lookups or ():
+        if b not in LOOKUP_BACKENDS:
+            raise SystemExit("t0 compare: --lookups takes %s, not '%s'" % (",".join(LOOKUP_BACKENDS), b))
+    text = compare(args.runs, lookups)
     if args.out:
         with open(args.out, "w") as f:
             f.write(text)

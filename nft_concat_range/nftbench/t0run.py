@@ -163,7 +163,7 @@ def boot(rawdir, kdir, syms, plugin, variant, mitigation, rnd, quick, counts, re
         # an unfinished or different boot: its counts must not mix with ours
         shutil.rmtree(bdir)
     os.makedirs(bdir, exist_ok=True)
-    ncells = t0.write_plan(os.path.join(bdir, "plan"), variant, quick, reps)
+    ncells = t0.write_plan(os.path.join(bdir, "plan"), variant, quick, reps, knob=lab.has_knob(kdir))
     symf = os.path.join(bdir, "syms.txt")
     write(symf, "".join("%s %x %x %s\n" % s for s in syms))
     countsf = os.path.join(bdir, "counts.jsonl")
@@ -228,6 +228,7 @@ def run(args):
     write(os.path.join(t0dir, "run.json"), json.dumps(dict(
         quick=args.quick, rounds=args.rounds, reps=args.reps, variants=variants, mitigations=mitigations,
         counts=list(counts), cpu=cpu_model(), kernels={v: kdirs[v] for v in variants},
+        knob={v: lab.has_knob(kdirs[v]) for v in variants if kdirs[v]},
         base=args.base, base_version=base_version(kdirs), nft=args.nft), indent=1) + "\n")
     rc = t0.report(args.results)
     print("\nresults: %s" % os.path.join(t0dir, "t0.md"))

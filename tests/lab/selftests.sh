@@ -2,17 +2,17 @@
 # The base tree's nft_concat_range.sh (plus the fixes in selftest-fixes/)
 # in the lab's UML retpoline kernel of the base (NFTLAB_BASE: 6.12 unless
 # set; 7.3 is upstream).  Where the base's series has feature patches, the
-# patched kernel runs it twice: once with the lab knob off (direct calls)
-# and once with it on (every nf_tables direct call forced back to an
-# indirect call).  A base without feature patches yet (7.3) runs its
-# baseline kernel once, on 2 vCPUs where its UML has SMP.
+# patched kernel runs it: on 6.12 twice, once with the lab knob off (direct
+# calls) and once with it on (every nf_tables direct call forced back to an
+# indirect call); on 7.3 (no lab knob) once, on 2 vCPUs (its UML has SMP).
+# A base without feature patches runs its baseline kernel once.
 #
 # 6.12.117's groups: reported_issues, correctness, concurrency and timeout
 # besides performance (the suite covers that); 7.3 adds correctness_large.
 # make check (warm budget 15 min): reported_issues and correctness with the
-# knob off (or on the baseline), correctness with it on (the ICMP cases
-# alone take about 2 min a group in UML); the other groups only with
-# NFTLAB_CHECK_FULL=1 (make check-full), which runs them all both ways.
+# knob off (or once, where there is no knob); the knob-on run and the other
+# groups only with NFTLAB_CHECK_FULL=1 (make check-full), which runs them
+# all both ways.
 # NFTLAB_SELFTEST_GROUPS overrides the groups of every run.
 #
 # The guests run current nft on both bases (kernel/builder/build-nft): 7.3's
@@ -34,14 +34,23 @@ if [ "${NFTLAB_CHECK_FULL:-0}" = 1 ] && [ -z "${NFTLAB_SELFTEST_GROUPS:-}" ]; th
 	groups_off=$all_groups groups_on=$all_groups
 fi
 
-# The runs: knob-off and knob-on of the patched kernel, or the baseline.
-if [ -n "$(series_patches feature)" ]; then
-	variant=patched runs="knob-off knob-on"
+# The runs: knob-off and knob-on of the patched kernel where it has the
+# lab knob (6.12), the patched kernel once where it has none (7.3), or the
+# baseline of a base without feature patches.
+variant=baseline
+[ -z "$(series_patches feature)" ] || variant=patched
+kernel=$("$top/kernel/builder/build" um "$variant" retpoline) || tap_bail "cannot build um $variant retpoline"
+if [ "$variant" = baseline ]; then
+	runs=baseline
+elif has_lab_knob "$kernel"; then
+	# The knob-on run checks the lab's forced-indirect path, not the
+	# series: make check-full.
+	runs=knob-off
+	[ "${NFTLAB_CHECK_FULL:-0}" = 1 ] && runs="knob-off knob-on"
 	: "${NFTLAB_KNOB_SYSCTL:=$(force_indirect_sysctl)}"
 else
-	variant=baseline runs="baseline"
+	runs=patched
 fi
-kernel=$("$top/kernel/builder/build" um "$variant" retpoline) || tap_bail "cannot build um $variant retpoline"
 cpus=$(lab_cpus "$kernel")
 tap_diag "kernel: $(sed -n 's/^base: //p' "$kernel/BUILD-INFO"), um $variant retpoline, $cpus vCPU(s), nft ${NFT:-current}"
 run="$top/build/check/selftests"

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "nft_concat_range"))
 from nftbench import tap as taplib  # noqa: E402
-from nftbench import t0run  # noqa: E402
+from nftbench import lab, t0run  # noqa: E402
 from nftbench.tables import t0  # noqa: E402
 
 tap, count_file = taplib.from_argv()
@@ -134,5 +134,22 @@ ok(m is not None and m.group(3) == "netif_receive_skb" and len(m.group(2).split(
    "CALL_RE: address, length and target of a direct call in objdump -d -w output")
 ok(t0run.CALL_RE.match("ffffffff8123abcd:\tff d0                \tcall   *%rax") is None,
    "CALL_RE: an indirect call is not a site")
+
+def knobs_of(variant, knob):
+    return {c["cell"].split("/")[4][:2] for _, cells in t0.scenarios(variant, False, knob) for c in cells}
+
+
+ok(knobs_of("patched", None) == {"k0", "k1", "k-"} and knobs_of("baseline", None) == {"k-"},
+   "scenarios: a patched kernel runs the cells with the lab knob at 0 and 1 (egress: no knob), unless told otherwise")
+ok(knobs_of("patched", False) == {"k-"},
+   "scenarios: a patched kernel without the lab knob (7.3) runs every cell once, as a baseline does")
+with tempfile.TemporaryDirectory() as d:
+    with open(os.path.join(d, "config"), "w") as f:
+        f.write("CONFIG_NF_TABLES=y\nCONFIG_NFT_LAB_FORCE_INDIRECT=y\n")
+    with_knob = lab.has_knob(d)
+    with open(os.path.join(d, "config"), "w") as f:
+        f.write("CONFIG_NF_TABLES=y\n# CONFIG_NFT_LAB_FORCE_INDIRECT is not set\n")
+    ok(with_knob and not lab.has_knob(d) and not lab.has_knob(os.path.join(d, "none")),
+       "lab.has_knob: the kernel's config says whether it has the lab knob")
 
 sys.exit(taplib.done(tap, count_file))

@@ -62,4 +62,15 @@ r = line_of(text, "rbtree n1 10k", 1)
 tap.ok(r[2:] == ["-", "-", "1300 / 14"], "a cell of the larger set is paired with the drop cell of its own group", r)
 tap.ok("linux-source-7.3 7.3.4-1~bpo13+1" in text and "linux-source-6.12" in text,
        "each run's base is named")
+text = t0compare.compare([old, new], lookups=["rbtree"])
+r = line_of(text, "  rbtree n1 10k")
+tap.ok(r[2:] == ["-", "-", "1300 / 14"] and "rbtree n1  " in text and "drop" not in text
+       and "t0-old, t0-new" in text,
+       "--lookups rbtree: the lookup table of that backend alone, naming the runs", text)
+try:
+    t0compare.compare([old, new], lookups=["pipapo"])
+    missing = None
+except SystemExit as e:
+    missing = str(e)
+tap.ok(missing and "no cell of backend(s) pipapo" in missing, "--lookups of a backend no run counted fails", missing)
 sys.exit(taplib.done(tap, count_file))

@@ -77,9 +77,13 @@ INSNS_SPREAD_MAX = 2
 RANDOM_SEEDED = ("hash", "dynset", "ct", "ctonly")
 
 
-def scenarios(variant, quick=False):
-    """[(group dict, [cells])] for one kernel variant."""
-    knobs = ("0", "1") if variant == "patched" else ("-",)
+def scenarios(variant, quick=False, knob=None):
+    """[(group dict, [cells])] for one kernel variant.  KNOB: whether its
+    kernel has the lab knob (6.12's patched kernels; None: the variant is
+    "patched", as in the runs before a base without the knob existed)."""
+    if knob is None:
+        knob = variant == "patched"
+    knobs = ("0", "1") if knob else ("-",)
     backends = tuple(BACKENDS) if not quick else ("hash",)
     ing = []
     for k in knobs:
@@ -112,8 +116,9 @@ def scenarios(variant, quick=False):
     return groups
 
 
-def write_plan(plandir, variant, quick, reps=1, dev=DEV):
-    """The plan in guest/run-plan's format, built from the suite's generators."""
+def write_plan(plandir, variant, quick, reps=1, dev=DEV, knob=None):
+    """The plan in guest/run-plan's format, built from the suite's
+    generators (KNOB as for scenarios())."""
     os.makedirs(plandir, exist_ok=True)
     tdef = TYPES["net_port"]
     # quick: 10 entries per set instead of 1000: loading them under TCG
@@ -121,7 +126,7 @@ def write_plan(plandir, variant, quick, reps=1, dev=DEV):
     entries = QUICK_ENTRIES if quick else None
     lines = ["# nftlab T0 plan: %s" % variant] + table_lines()
     ncells = 0
-    for g, cells in scenarios(variant, quick):
+    for g, cells in scenarios(variant, quick, knob):
         setsf, extra = "-", "-"
         n = g.get("entries", entries)
         p = packet(tdef, n)
@@ -400,7 +405,8 @@ def validate(results, tap_start=0, count_file=None):
     for v in run["variants"]:
         for m in run["mitigations"]:
             got = {r["cell"] for r in t0["rows"] if r["variant"] == v and r["mitigation"] == m}
-            want = {c["cell"] for _, cells in scenarios(v, run["quick"]) for c in cells}
+            knob = run["knob"].get(v) if "knob" in run else None
+            want = {c["cell"] for _, cells in scenarios(v, run["quick"], knob) for c in cells}
             tap.ok(got == want, "T0: %s spectre_v2=%s: every scenario counted (%d)" % (v, m, len(want)),
                    "missing: %s" % sorted(want - got))
     runs = min((r["runs"] for r in t0["rows"]), default=0)
