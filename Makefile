@@ -26,11 +26,11 @@ userspace: deps
 	$(MAKE) -C userspace
 
 ## check         all tests (builds the patched UML and x86_64 kernels it tests)
-check: deps
+check: deps userspace
 	@tests/run-check
 
 ## check-full    check plus the long selftest groups and bench-quick on every flavor
-check-full: deps
+check-full: deps userspace
 	@NFTLAB_CHECK_FULL=1 tests/run-check
 
 ## check-series  bisect check (UML kernel after every patch) and the x86_64 build matrix: modules, RETPOLINE=n, clang + W=1, IBT, kCFI; BASE=7.3: every 7.3 lab kernel built and booted
@@ -45,9 +45,9 @@ check-debug: deps userspace
 tcg-plugin: deps
 	$(MAKE) -C nft_concat_range/tcg O=$(CURDIR)/build/tcg
 
-## t0            T0 only: exact per-packet counts, x86_64 kernels under QEMU TCG (results in build/results/t0-<timestamp>/; BASE=7.3: the 7.3 baseline)
+## t0            T0 only: exact per-packet counts, x86_64 kernels under QEMU TCG (results in build/results/t0-<timestamp>/; BASE=7.3: the 7.3 kernels)
 t0: deps tcg-plugin
-	@python3 nft_concat_range/t0.py run $(if $(BASE),--base $(BASE) $(if $(filter-out 6.12,$(BASE)),--variants baseline)) \
+	@python3 nft_concat_range/t0.py run $(if $(BASE),--base $(BASE)) \
 		--results build/results/t0$(if $(BASE),-$(BASE))-$$(date -u +%Y%m%dT%H%M%SZ)
 
 ## kernels       build all UML lab kernels ({baseline,patched} x {retpoline,eibrs,plain}; BASE=7.3 for upstream's)

@@ -9,9 +9,12 @@
 # nft versions, e.g. the host's 6.18) and baseline with patched: any
 # difference between the two is a bug in the series.
 #
-# make check runs it on UML; make check-full (NFTLAB_CHECK_FULL=1) also on
-# x86_64 under QEMU TCG (slow).  --update-expected writes the baseline
-# kernel's listings as the new expected dumps (review them before a commit).
+# make check runs it on UML in the patched kernel alone: its listings must
+# match the expected dumps and its traffic checks pass, which leaves the
+# baseline nothing to disagree on.  make check-full (NFTLAB_CHECK_FULL=1)
+# runs both kernels and compares them, on UML and on x86_64 under QEMU TCG
+# (slow).  --update-expected (both kernels) writes the baseline kernel's
+# listings as the new expected dumps (review them before a commit).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tap.sh
@@ -19,12 +22,12 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../../kernel/lib.sh
 . "$top/kernel/lib.sh"
 
-arches=um update=0
-if [ "${NFTLAB_CHECK_FULL:-0}" = 1 ]; then arches="um x86_64"; fi
+arches=um update=0 variants=patched
+if [ "${NFTLAB_CHECK_FULL:-0}" = 1 ]; then arches="um x86_64" variants="baseline patched"; fi
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--arch) arches=$2; shift 2 ;;
-	--update-expected) update=1; shift ;;
+	--update-expected) update=1 variants="baseline patched"; shift ;;
 	-*) tap_bail "unknown option $1" ;;
 	*) break ;;
 	esac
@@ -68,11 +71,11 @@ for arch in $arches; do
 	# Both kernels at once: the guests are single-threaded and the machine
 	# has two cores.
 	declare -A kernel=() pid=() started=()
-	for v in baseline patched; do
+	for v in $variants; do
 		kernel[$v]=$("$top/kernel/builder/build" "$arch" "$v" retpoline) || kernel[$v]=""
 		tap_check "$arch $v retpoline kernel builds" test -n "${kernel[$v]}"
 	done
-	for v in baseline patched; do
+	for v in $variants; do
 		[ -n "${kernel[$v]}" ] || continue
 		mkdir -p "$run/$v"
 		started[$v]=$SECONDS
@@ -82,7 +85,7 @@ for arch in $arches; do
 			_ "$top/tests/lab/guest-corpus.sh" "$corpus" "${names[@]}" > "$run/$v/console.log" 2>&1 &
 		pid[$v]=$!
 	done
-	for v in baseline patched; do
+	for v in $variants; do
 		[ -n "${pid[$v]:-}" ] || continue
 		wait "${pid[$v]}"
 		rc=$?
@@ -92,7 +95,7 @@ for arch in $arches; do
 	done
 
 	for name in "${names[@]}"; do
-		for v in baseline patched; do
+		for v in $variants; do
 			got="$run/$v/out/$name.list"
 			if [ ! -s "$got" ]; then
 				tap_check "$arch $v: $name: listed back (no $got)" false
@@ -107,6 +110,7 @@ for arch in $arches; do
 		done
 		# The series must not change what nf_tables does: same listing,
 		# same outcome of every check.
+		[ "$variants" = "baseline patched" ] || continue
 		same=0
 		for f in list results; do
 			cmp -s <(normalise "$run/baseline/out/$name.$f" 2>/dev/null) \
