@@ -166,6 +166,18 @@ class Module(unittest.TestCase):
         self.assertEqual(lines[0], "# chain: site in vmlinux nft_chain_filter.o")
         self.assertEqual((failed(lines), status), ([], 0))
 
+    def test_earlier_functions_relocations_are_not_its_own(self):
+        """the earlier functions' relocations do not name a first "call __fentry__"
+
+        objdump prints them after the first instruction.  The ftrace call
+        is hand-derived: the lab builds have no ftrace."""
+        image = FixtureImage(X86_MODULE)
+        text = image.objdump(image.functions(CHAIN)[0])
+        text = text.replace(" da0:\tmov    -0x50(%rdi),%rax\n", " da0:\tcall   da5 <nft_do_chain_hook+0x5>\n")
+        text = text.replace(" da4:\t", "\t\t\tda1: R_X86_64_PLT32\t__fentry__-0x4\n da4:\t", 1)
+        lines = relocs.join_relocs(text.split("\n"), image.text_offsets)
+        self.assertEqual(lines[0], " da0:\tcall   da5 <__fentry__>")
+
     def test_other_addend_is_no_call(self):
         """a relocation into a function (addend other than -4) is no call to it"""
         lines = relocs.join_relocs(["  10:\tcall   15 <f+0x15>",

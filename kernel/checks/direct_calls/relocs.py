@@ -9,7 +9,10 @@ which is how a linked image names it, so one classifier reads both.
 """
 import re
 
-INSTRUCTION = re.compile(r" *[0-9a-f]+:\t")
+INSTRUCTION = re.compile(r" *([0-9a-f]+):\t")
+RELOCATION_OFFSET = re.compile(r"\t+([0-9a-f]+): ")
+# the longest x86 instruction, in bytes
+MAX_INSN = 15
 # an address in a compare: "cmp $0x0,%rax" + "R_X86_64_32S fn"
 ADDRESS_RELOC = re.compile(r"\t+[0-9a-f]+: R_X86_64_(32S|64)\t")
 # a PC-relative call or jump
@@ -54,6 +57,16 @@ def reloc_symbol(line):
     return f[2] if len(f) > 2 else ""
 
 
+def applies_to(reloc_line, insn_line):
+    """Whether the relocation patches a field of the instruction.  With
+    --disassemble=FUNC objdump prints the relocations of the functions
+    before FUNC after FUNC's first instruction: they are not its own (and
+    a first instruction "call __fentry__" must not take the first one's
+    symbol)."""
+    insn = int(INSTRUCTION.match(insn_line).group(1), 16)
+    return 0 <= int(RELOCATION_OFFSET.match(reloc_line).group(1), 16) - insn < MAX_INSN
+
+
 def join_relocs(lines, offsets):
     """The instruction lines of objdump -dr output, with each call's,
     jump's and compare's relocation folded into its annotation."""
@@ -71,18 +84,23 @@ def join_relocs(lines, offsets):
         if INSTRUCTION.match(line):
             flush()
             pending = line
-        elif ADDRESS_RELOC.match(line):
+            continue
+        address = ADDRESS_RELOC.match(line)
+        if not (address or BRANCH_RELOC.match(line)) or pending is None or \
+                not applies_to(line, pending):
+            # a header, another relocation type, another function's relocation
+            continue
+        if address:
             target = address_target(reloc_symbol(line), offsets)
-            if pending is not None and "\tcmp " in pending and not re.search(r"[-+]", target):
+            if "\tcmp " in pending and not re.search(r"[-+]", target):
                 pending = pending + " <" + target + ">"
-            flush()
-        elif BRANCH_RELOC.match(line):
-            if pending is not None and BRANCH.search(pending):
-                target = branch_target(reloc_symbol(line))
-                if TRAILING_ANNOTATION.search(pending):
-                    pending = TRAILING_ANNOTATION.sub(lambda m: "<" + target + ">", pending, count=1)
-                else:
-                    pending = pending + " <" + target + ">"
-            flush()
+        elif BRANCH.search(pending):
+            target = branch_target(reloc_symbol(line))
+            if TRAILING_ANNOTATION.search(pending):
+                pending = TRAILING_ANNOTATION.sub(lambda m: "<" + target + ">", pending, count=1)
+            else:
+                pending = pending + " <" + target + ">"
+        # only an instruction's first relocation names its target
+        flush()
     flush()
     return out
