@@ -72,7 +72,8 @@ def lookups_only(resdirs, backends, cells, rows, labels):
     """The lookup table alone, for BACKENDS, with one line naming the runs:
     what a commit message quotes ([[include]] of a stored file)."""
     names = ", ".join(os.path.basename(os.path.normpath(d)) for d in resdirs)
-    out = ["  instructions / retpoline thunks per lookup (T0 run %s)" % names, ""]
+    # short lines: a commit message wraps at 75 columns
+    out = ["  instructions / retpoline thunks per lookup", "  (T0 run%s %s)" % ("s" if len(resdirs) > 1 else "", names), ""]
     table = []
     for c, m in cells:
         if parse_cell_id(c)["backend"] not in backends:

@@ -39,8 +39,11 @@ INCLUDE_RE = re.compile(rb"^\[\[include (\S+)\]\]$", re.M)
 LISTED_RE = re.compile(r"^- `([^`/]+)/?`")
 EXCERPT_RE = re.compile(r"^t(\d+)(?:-(\w+))?-excerpt\.txt$")
 DELTA_RE = re.compile(r"series-figures --delta (\d+) (docs/results/[\w.-]+) DIR DIR/series/(delta-\d+\.txt)")
-# t0.py compare RUN... --out DIR/compare*.txt, RUN a stored run or DIR (this one)
-COMPARE_RE = re.compile(r"t0\.py compare ((?:(?:docs/results/[\w.-]+|DIR) )+)--out DIR/(compare[\w.-]*\.txt)")
+# t0.py compare RUN... [--lookups B] --out DIR/compare*.txt (or
+# DIR/series/lookups*.txt, the table a commit message includes), RUN a
+# stored run or DIR (this one)
+COMPARE_RE = re.compile(r"t0\.py compare ((?:(?:docs/results/[\w.-]+|DIR) )+)(?:--lookups ([\w,]+) )?"
+                        r"--out DIR/(compare[\w.-]*\.txt|series/lookups[\w.-]*\.txt)")
 
 
 def tree_files():
@@ -175,16 +178,22 @@ def check_t0_compare(tap, tmp, name, src, d):
     command in the run's README)."""
     readme = os.path.join(src, "README.md")
     text = " ".join(open(readme).read().replace("`", " ").split()) if os.path.isfile(readme) else ""
-    for f in sorted(f for f in os.listdir(src) if f.startswith("compare") and f.endswith(".txt")):
-        m = next((m for m in COMPARE_RE.finditer(text) if m.group(2) == f), None)
+    series = os.path.join(src, "series")
+    files = [f for f in os.listdir(src) if f.startswith("compare") and f.endswith(".txt")]
+    if os.path.isdir(series):
+        files += ["series/" + f for f in os.listdir(series) if f.startswith("lookups") and f.endswith(".txt")]
+    for f in sorted(files):
+        m = next((m for m in COMPARE_RE.finditer(text) if m.group(3) == f), None)
         if not m:
             tap.ok(False, "%s: %s renders again (t0.py compare)" % (name, f),
-                   "README.md gives no 't0.py compare RUN... --out DIR/%s'" % f)
+                   "README.md gives no 't0.py compare RUN... [--lookups B] --out DIR/%s'" % f)
             continue
         runs = [d if r == "DIR" else os.path.join(TOP, r) for r in m.group(1).split()]
-        out = os.path.join(tmp, name + "-" + f)
+        lookups = ["--lookups", m.group(2)] if m.group(2) else []
+        out = os.path.join(tmp, name + "-" + f.replace("/", "-"))
         check_render(tap, "%s: %s renders again (t0.py compare %s)" % (name, f, m.group(1).strip()),
-                     [sys.executable, T0PY, "compare", "--out", out] + runs, [(out, os.path.join(src, f))])
+                     [sys.executable, T0PY, "compare", "--out", out] + lookups + runs,
+                     [(out, os.path.join(src, f))])
 
 
 def check_commit_cost(tap, tmp, name, src):
