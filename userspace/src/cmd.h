@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "elem_src.h"
 #include "nl.h"
 #include "quote.h"
 #include "setreg.h"
@@ -26,6 +27,11 @@ struct ctx {
 	int stdin_used;		/* -f - or --file - read standard input */
 	struct setreg sets;	/* sets known: declared so far, or asked */
 	struct setreg chains;	/* chains known (flags: 1 = base chain) */
+	struct elem_srcmap srcmap;	/* where the transaction's elements
+					 * came from */
+	const char *where;	/* "" or "FILE:LINE: " of a script line */
+	int argv_base;		/* index of OBJECT in main()'s argv; 0 in a
+				 * script (words count from 1) */
 };
 
 /* Exit status convention (nftlab.8, EXIT STATUS). */

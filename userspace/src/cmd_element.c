@@ -38,6 +38,7 @@ struct elem_opts {
 	const char *file, *gen, *proto;
 	uint64_t start, count, range;
 	char **pos;		/* positional elements, in order */
+	int *posword;		/* ... and their word in the command (OBJECT 0) */
 	size_t npos;
 };
 
@@ -71,7 +72,11 @@ struct elem_writer {
 	 * full (TXN_ELEM_MSG_LIMIT) or the batch may exceed --max-batch.
 	 */
 	uint32_t stop;
-	uint64_t count;
+	uint64_t count;		/* element attributes written */
+	/* elements numbered for c->srcmap (where they came from) */
+	struct elem_srcmap *map;
+	uint64_t nelem;		/* number of the element being written */
+	int in_end;		/* writing an interval's end attribute */
 };
 
 static void ew_init(struct elem_writer *w, struct txn *t,
@@ -97,6 +102,9 @@ static void ew_open(struct elem_writer *w)
 	size_t bytes = txn_bytes(w->t);
 
 	w->nlh = txn_msg_begin(w->t, w->type, w->si->family, w->flags);
+	/* an end attribute first: its element started in the last message */
+	if (w->map)
+		elem_src_msg(w->map, w->nlh->nlmsg_seq, w->nelem + !!w->in_end);
 	mnl_attr_put_strz(w->nlh, NFTA_SET_ELEM_LIST_TABLE, w->si->table);
 	mnl_attr_put_strz(w->nlh, NFTA_SET_ELEM_LIST_SET, w->si->name);
 	w->nest = mnl_attr_nest_start(w->nlh, NFTA_SET_ELEM_LIST_ELEMENTS);
@@ -203,23 +211,42 @@ static int ew_add_slow(struct elem_writer *w, const struct elem *el,
 		return err;
 	if (elem_key_inc(&w->si->kt, el->key_end, next))
 		return 0;	/* range up to the largest value: no end */
-	return ew_put(w, next, NULL, NFT_SET_ELEM_INTERVAL_END, 0, NULL);
+	w->in_end = 1;
+	err = ew_put(w, next, NULL, NFT_SET_ELEM_INTERVAL_END, 0, NULL);
+	w->in_end = 0;
+	return err;
 }
 
 /* A key alone into a hash set, inline; anything else: ew_add_slow(). */
 static inline int ew_add(struct elem_writer *w, const struct elem *el,
 			 char *why, size_t whylen)
 {
+	int err;
+
 	if (w->key_only && !el->is_range && !el->has_data && !el->timeout_ms)
-		return ew_put_key(w, el->key);
-	return ew_add_slow(w, el, why, whylen);
+		err = ew_put_key(w, el->key);
+	else
+		err = ew_add_slow(w, el, why, whylen);
+	w->nelem++;
+	return err;
 }
 
-/* where: "FILE:LINE" context for messages, built only when needed */
+/*
+ * where: "FILE:LINE" context for messages, built only when needed; id and
+ * line also say where the element came from in c->srcmap (line: the word
+ * of a command-line element, the number of a generated one).
+ */
 struct elem_src {
 	const char *file;	/* NULL: command line */
 	unsigned long line;
+	uint32_t id;		/* source in c->srcmap */
 };
+
+/* The element about to be written comes from src. */
+static inline int ew_note(struct elem_writer *w, const struct elem_src *src)
+{
+	return elem_src_note(w->map, w->nelem, src->id, src->line);
+}
 
 static void elem_bad(struct ctx *c, const struct setinfo *si,
 		     const struct elem_src *src, const char *text,
@@ -248,6 +275,8 @@ static int elem_one(struct ctx *c, struct elem_writer *w,
 
 	err = elem_parse(&el, &w->si->kt, text, why, sizeof(why));
 	if (!err)
+		err = ew_note(w, src);
+	if (!err)
 		err = ew_add(w, &el, why, sizeof(why));
 	if (err == -EINVAL)
 		elem_bad(c, w->si, src, text, why);
@@ -268,7 +297,9 @@ static int elem_line(struct ctx *c, struct elem_writer *w,
 	int err;
 
 	if (elem_parse_simple(&el, &w->si->kt, line) == 0) {
-		err = ew_add(w, &el, why, sizeof(why));
+		err = ew_note(w, src);
+		if (!err)
+			err = ew_add(w, &el, why, sizeof(why));
 		if (err == -EINVAL)
 			elem_bad(c, w->si, src, line, why);
 		return err;
@@ -292,18 +323,24 @@ static int elem_from_file(struct ctx *c, struct elem_writer *w,
 	struct linein in;
 	struct elem el;
 	char *line, why[256];
+	struct qbuf q;
 	int err;
 
 	err = linein_open(&in, c->op, path, c->stdin_used);
 	if (!err && in.is_stdin)
 		c->stdin_used = 1;
 	src.file = in.path;
+	if (!err)
+		err = elem_src_add(w->map, ELEM_SRC_FILE, quote(&q, in.path),
+				   &src.id);
 	while (!err) {
 		size_t len = linein_avail(&in, &line);
 
 		if (len && (len = elem_scan_line(&el, kt, line))) {
 			line = linein_take(&in, len);
-			err = ew_add(w, &el, why, sizeof(why));
+			err = elem_src_note(w->map, w->nelem, src.id, in.lineno);
+			if (!err)
+				err = ew_add(w, &el, why, sizeof(why));
 			if (err == -EINVAL) {
 				src.line = in.lineno;
 				elem_bad(c, w->si, &src, line, why);
@@ -322,6 +359,32 @@ static int elem_from_file(struct ctx *c, struct elem_writer *w,
 	return err;
 }
 
+/*
+ * A key alone into a hash set, from values whose text always parses: the
+ * key bytes straight from the generator, no text.
+ */
+static int gen_put_keys(struct elem_writer *w, struct gen *g, int *gen_ret)
+{
+	uint8_t key[KT_MAX_KEY];
+	int err;
+
+	while ((*gen_ret = gen_next_key(g, &w->si->kt, key)) > 0) {
+		err = ew_put_key(w, key);
+		w->nelem++;
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* The generated elements' source: "--gen element N" from here on. */
+static int gen_source(struct ctx *c, struct elem_writer *w, uint32_t *id)
+{
+	int err = elem_src_add(w->map, ELEM_SRC_GEN, c->where, id);
+
+	return err ? err : elem_src_run_start(w->map, w->nelem, *id, 1);
+}
+
 static int elem_from_gen(struct ctx *c, struct elem_writer *w,
 			 const struct elem_opts *o)
 {
@@ -337,18 +400,14 @@ static int elem_from_gen(struct ctx *c, struct elem_writer *w,
 	if (!gen_matches(&g, &w->si->kt))
 		return cmd_refuse(c, "--gen '%s' does not match the set's key "
 				  "type", quote(&q, o->gen));
-	/*
-	 * A key alone into a hash set, from values whose text always
-	 * parses: the key bytes straight from the generator, no text.
-	 */
+	ret = gen_source(c, w, &src.id);
+	if (ret)
+		return ret;
 	if (w->key_only && gen_keys(&g)) {
-		uint8_t key[KT_MAX_KEY];
+		int err = gen_put_keys(w, &g, &ret);
 
-		while ((ret = gen_next_key(&g, &w->si->kt, key)) > 0) {
-			ret = ew_put_key(w, key);
-			if (ret)
-				return ret;
-		}
+		if (err)
+			return err;
 	}
 	while (ret >= 0 && (ret = gen_next(&g, text, sizeof(text))) > 0) {
 		struct elem el;
@@ -356,7 +415,9 @@ static int elem_from_gen(struct ctx *c, struct elem_writer *w,
 		src.line++;
 		/* elem_one() without its full parser's set-up, as elem_line() */
 		if (elem_parse_simple(&el, &w->si->kt, text) == 0) {
-			ret = ew_add(w, &el, why, sizeof(why));
+			ret = ew_note(w, &src);
+			if (!ret)
+				ret = ew_add(w, &el, why, sizeof(why));
 			if (ret == -EINVAL)
 				elem_bad(c, w->si, &src, text, why);
 		} else {
@@ -370,6 +431,9 @@ static int elem_from_gen(struct ctx *c, struct elem_writer *w,
 			(unsigned long long)g.done + 1, strerror(-ret));
 	return ret;
 }
+
+/* elem_parse_opts() sees the command from SET on: OBJECT VERB FAMILY TABLE */
+enum { ELEM_ARGS_WORD = 4 };
 
 static int elem_parse_opts(struct ctx *c, int argc, char **argv,
 			   struct elem_opts *o)
@@ -389,7 +453,8 @@ static int elem_parse_opts(struct ctx *c, int argc, char **argv,
 	o->start = 1;
 	o->range = 0;
 	o->pos = calloc((size_t)argc + 1, sizeof(*o->pos));
-	if (!o->pos)
+	o->posword = calloc((size_t)argc + 1, sizeof(*o->posword));
+	if (!o->pos || !o->posword)
 		return -ENOMEM;
 	optind = 0;
 	opterr = 0;
@@ -397,6 +462,7 @@ static int elem_parse_opts(struct ctx *c, int argc, char **argv,
 	while (!err && (ch = cmd_getopt(argc, argv, "-:", opts, &li)) != -1) {
 		switch (ch) {
 		case 1:
+			o->posword[o->npos] = ELEM_ARGS_WORD + optind - 1;
 			o->pos[o->npos++] = optarg;
 			continue;
 		case 'f': o->file = optarg; break;
@@ -422,8 +488,10 @@ static int elem_parse_opts(struct ctx *c, int argc, char **argv,
 	}
 	if (err)
 		return err;
-	while (optind < argc)
+	while (optind < argc) {
+		o->posword[o->npos] = ELEM_ARGS_WORD + optind;
 		o->pos[o->npos++] = argv[optind++];
+	}
 	if (!o->gen && (seen & ~3U)) {
 		for (int i = 2; opts[i].name; i++)
 			if (seen & (1U << i))
@@ -452,8 +520,8 @@ static char *trim_blanks(char *s)
  * allowed, as nft allows it), e.g. '{ 10.0.0.1, 10.0.0.2, }' or the shell
  * words {  10.0.0.1,  10.0.0.2  }.  *depth: inside braces.
  */
-static int elem_arg_word(struct ctx *c, struct elem_writer *w, char *word,
-			 int *depth)
+static int elem_arg_word(struct ctx *c, struct elem_writer *w,
+			 const struct elem_src *src, char *word, int *depth)
 {
 	char *p = trim_blanks(word), *end, *comma;
 	int close = 0, err = 0;
@@ -475,7 +543,7 @@ static int elem_arg_word(struct ctx *c, struct elem_writer *w, char *word,
 			*comma = '\0';
 		if (!*trim_blanks(p))
 			return cmd_refuse(c, "empty element before ','");
-		err = elem_one(c, w, NULL, trim_blanks(p));
+		err = elem_one(c, w, src, trim_blanks(p));
 		p = comma ? trim_blanks(comma + 1) : p + strlen(p);
 	}
 	if (!err && close && !(*depth)--)
@@ -487,16 +555,22 @@ static int elem_arg_word(struct ctx *c, struct elem_writer *w, char *word,
 static int elem_from_args(struct ctx *c, struct elem_writer *w,
 			  const struct elem_opts *o)
 {
+	struct elem_src src = { .file = NULL };
 	uint64_t before = w->count;
 	int depth = 0;
 
+	if (o->npos && elem_src_add(w->map, ELEM_SRC_ARGS, c->where, &src.id))
+		return -ENOMEM;
 	for (size_t i = 0; i < o->npos; i++) {
 		char *word = strdup(o->pos[i]);
 		int err;
 
 		if (!word)
 			return -ENOMEM;
-		err = elem_arg_word(c, w, word, &depth);
+		/* "argument N" of main()'s argv, or "word N" of a script line */
+		src.line = (unsigned long)o->posword[i] +
+			   (c->script ? 1 : (unsigned long)c->argv_base);
+		err = elem_arg_word(c, w, &src, word, &depth);
 		free(word);
 		if (err)
 			return err;
@@ -523,6 +597,8 @@ static int elem_write(struct ctx *c, struct setinfo *si, uint16_t type,
 		return err;
 	ew_init(&w, t, si, type, flags);
 	w.c = c;
+	w.map = &c->srcmap;
+	w.nelem = c->srcmap.next;
 	err = elem_from_args(c, &w, o);
 	if (!err && o->file)
 		err = elem_from_file(c, &w, o->file);
@@ -531,6 +607,7 @@ static int elem_write(struct ctx *c, struct setinfo *si, uint16_t type,
 	if (!err)
 		err = ew_close(&w);
 	c->elems += w.count;
+	c->srcmap.next = w.nelem;
 	if (err == -EMSGSIZE) {
 		fprintf(stderr, "nftlab: %s: %s/%s/%s: transaction exceeds "
 			"--max-batch %zu bytes at element %llu, nothing sent: %s\n",
@@ -619,6 +696,7 @@ int cmd_element(struct ctx *c, int argc, char **argv)
 	else if (!err)
 		err = elem_write(c, &si, type, flags, &o);
 	free(o.pos);
+	free(o.posword);
 	return err;
 }
 

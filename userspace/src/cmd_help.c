@@ -125,6 +125,7 @@ int cmd_run(struct ctx *c, int argc, char **argv, const char *where,
 	struct qbuf q;
 
 	c->object = argv[0];
+	c->where = where;
 	c->argc = argc;
 	c->argv = argv;
 	if (!d) {

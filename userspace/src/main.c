@@ -237,9 +237,12 @@ int main(int argc, char **argv)
 	}
 	if (script)
 		err = script_run(&c, script);
-	else
+	else {
+		c.argv_base = i;
 		err = cmd_run(&c, argc - i, argv + i, "", op, sizeof(op));
+	}
 	nl_close(&c.nl);
+	elem_src_free(&c.srcmap);
 	setreg_free(&c.sets);
 	setreg_free(&c.chains);
 	if ((fflush(stdout) || ferror(stdout)) && err >= 0) {
