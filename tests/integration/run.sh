@@ -8,6 +8,8 @@ set -u
 . "$(dirname "$0")/expect.sh"
 # shellcheck source=dups.sh
 . "$(dirname "$0")/dups.sh"
+# shellcheck source=lists.sh
+. "$(dirname "$0")/lists.sh"
 
 # elements of a set as nft -j prints them, sorted
 set_elems() {
@@ -656,5 +658,6 @@ test_script
 test_maps
 test_list
 test_dup_positions
+test_list_nft
 test_teardown
 finish

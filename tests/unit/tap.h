@@ -28,5 +28,6 @@ void test_gen(struct tap *t);
 void test_input(struct tap *t);
 void test_enc(struct tap *t);
 void test_src(struct tap *t);
+void test_list(struct tap *t);
 
 #endif

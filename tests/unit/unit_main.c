@@ -12,6 +12,7 @@ int main(void)
 	test_input(&t);
 	test_enc(&t);
 	test_src(&t);
+	test_list(&t);
 	printf("1..%d\n", t.n);
 	if (t.failed)
 		printf("# %d of %d unit tests failed\n", t.failed, t.n);

@@ -11,6 +11,8 @@
 #include "setreg.h"
 #include "txn.h"
 
+#define NFTLAB_VERSION "0.3"
+
 /* Everything a command needs; owned by main(), no global state. */
 struct ctx {
 	struct nl nl;
@@ -50,6 +52,7 @@ int cmd_counter(struct ctx *c, int argc, char **argv);
 int cmd_counters(struct ctx *c, int argc, char **argv);
 int cmd_ruleset(struct ctx *c, int argc, char **argv);
 int cmd_gen(struct ctx *c, int argc, char **argv);
+int cmd_list(struct ctx *c, int argc, char **argv);
 /* a jump/goto target must exist and not be a base chain (cmd_chain.c) */
 int cmd_chain_target(struct ctx *c, uint16_t family, const char *table,
 		     const char *chain);

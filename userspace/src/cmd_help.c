@@ -72,6 +72,14 @@ static const struct cmd_desc cmds[] = {
 	  "                   kernel's: 128 expressions and < 4096 bytes per rule\n" },
 	{ "counter", cmd_counter, 1, 1,
 	  "counter add|del FAMILY TABLE NAME\n", "" },
+	{ "list", cmd_list, 1, 0,
+	  "list ruleset [FAMILY] [--json]\n"
+	  "list table FAMILY TABLE [--json]\n"
+	  "list chain FAMILY TABLE CHAIN [--json]\n"
+	  "list set|map FAMILY TABLE NAME [--json]\n",
+	  "  print what nft list (nft -j list with --json) prints for the same\n"
+	  "  objects; anything nftlab does not create is refused, naming it\n"
+	  "  --json           nft -j's schema\n" },
 	{ "counters", cmd_counters, 0, 0,
 	  "counters [FAMILY [TABLE]]\n",
 	  "  all counters as one JSON object: rules, counters, elements\n" },

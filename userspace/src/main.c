@@ -11,8 +11,6 @@
 #include "linein.h"
 #include "script.h"
 
-#define NFTLAB_VERSION "0.2"
-
 static const char help[] =
 "Usage: nftlab [-c] [--max-batch BYTES] [--stats] OBJECT VERB ARGS...\n"
 "       nftlab [-c] [--max-batch BYTES] [--stats] -f FILE|-\n"
@@ -41,6 +39,10 @@ static const char help[] =
 "            [--match 'saddr . sport']] [--counter]\n"
 "            [--verdict accept|drop|continue|return|jump:CHAIN|goto:CHAIN]\n"
 "  counter add|del FAMILY TABLE NAME\n"
+"  list ruleset [FAMILY] [--json]     what nft list (nft -j list) prints\n"
+"  list table FAMILY TABLE [--json]\n"
+"  list chain FAMILY TABLE CHAIN [--json]\n"
+"  list set|map FAMILY TABLE NAME [--json]\n"
 "  counters [FAMILY [TABLE]]          all counters as JSON\n"
 "  ruleset flush [FAMILY]\n"
 "  gen FIELDS --count N [--start N] [--range-size N] [--proto P]\n"
