@@ -311,6 +311,10 @@ test_never_drop() {
 		set add ip inp counter --type ipv4_addr
 	expect_refused "keyword as a table name" "'table' is an nft keyword" \
 		table add ip table
+	expect_refused "an operator word as a name (nft reads lt as <)" \
+		"table name 'lt': 'lt' is an nft keyword" table add ip lt
+	expect_refused "a list word as a set name (nft list set ip t all fails)" \
+		"set name 'all': 'all' is an nft keyword" set add ip inp all --type ipv4_addr
 	expect_refused "device name over 15 bytes" "at most 15 \\(IFNAMSIZ\\)" \
 		chain add netdev perf x --hook ingress --dev abcdefghijklmnop --priority 0
 	expect_refused "unknown chain type" "unknown chain type 'bogus' \\(filter, route, nat\\)" \
