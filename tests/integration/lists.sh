@@ -130,6 +130,8 @@ list_script() {
 	set add ip ltab tt --type ipv4_addr --flags interval,timeout --timeout 1d2h3m4s --counter
 	element add ip ltab tt '10.0.0.0/24 timeout 90s' 10.9.0.1
 	set add ip ltab empty --type ether_addr
+	set add ip ltab am --type ipv4_addr --flags interval --auto-merge
+	element add ip ltab am 10.0.0.1-10.0.0.5 10.0.0.6-10.0.0.9 10.0.0.20
 	map add ip ltab mt --type ipv4_addr --data inet_service --flags timeout --timeout 1h
 	element add ip ltab mt '10.0.0.1 timeout 10m : 80' '10.0.0.2 : 443'
 	chain add ip ltab x

@@ -10,6 +10,8 @@ set -u
 . "$(dirname "$0")/dups.sh"
 # shellcheck source=lists.sh
 . "$(dirname "$0")/lists.sh"
+# shellcheck source=automerge.sh
+. "$(dirname "$0")/automerge.sh"
 
 # elements of a set as nft -j prints them, sorted
 set_elems() {
@@ -662,6 +664,7 @@ test_script
 test_maps
 test_list
 test_dup_positions
+test_automerge
 test_list_nft
 test_teardown
 finish

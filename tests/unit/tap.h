@@ -29,5 +29,6 @@ void test_input(struct tap *t);
 void test_enc(struct tap *t);
 void test_src(struct tap *t);
 void test_list(struct tap *t);
+void test_ivl(struct tap *t);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "elem_merge.h"
 #include "elem_src.h"
 #include "nl.h"
 #include "quote.h"
@@ -34,6 +35,7 @@ struct ctx {
 	const char *where;	/* "" or "FILE:LINE: " of a script line */
 	int argv_base;		/* index of OBJECT in main()'s argv; 0 in a
 				 * script (words count from 1) */
+	struct merge_reg merges;	/* auto-merge sets' intervals */
 };
 
 /* Exit status convention (nftlab.8, EXIT STATUS). */

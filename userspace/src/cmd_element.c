@@ -3,18 +3,11 @@
  * element add|create|del|get FAMILY TABLE SET [ELEMENT]... [--file FILE]
  *         [--gen FIELDS --count N [--start N] [--range-size N] [--proto P]]
  *
- * Elements are streamed: each one is parsed and serialised straight into
- * the transaction (NEWSETELEM/DELSETELEM messages of up to 60 KiB), nothing
- * per element is kept.  Parse errors abort before anything is sent; kernel
- * errors are mapped back to the element through the extended ACK offset.
- *
- * Encoding, as nft 1.0.6 sends it:
- *  - hash sets: NFTA_SET_ELEM_KEY;
- *  - concatenated interval sets (NFT_SET_CONCAT): KEY = range starts,
- *    KEY_END = range ends, also for single values;
- *  - single-field interval sets: the start element, then an element at
- *    end + 1 flagged NFT_SET_ELEM_INTERVAL_END (omitted when end is the
- *    largest value).
+ * Elements are streamed from the command line, a file or the generator
+ * into the transaction (elem_write.h), nothing per element is kept.  Parse
+ * errors abort before anything is sent; kernel errors are mapped back to
+ * the element through the extended ACK offset.  Auto-merge sets collect
+ * the elements instead and merge them (elem_merge.c).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -27,9 +20,10 @@
 
 #include "cmd.h"
 #include "elem.h"
-#include "elem_enc.h"
 #include "elem_list.h"
 #include "elem_lookup.h"
+#include "elem_merge.h"
+#include "elem_write.h"
 #include "gen.h"
 #include "linein.h"
 #include "setinfo.h"
@@ -41,195 +35,6 @@ struct elem_opts {
 	int *posword;		/* ... and their word in the command (OBJECT 0) */
 	size_t npos;
 };
-
-/* What an element becomes, by set type (see the comment at the top). */
-enum ew_kind {
-	EW_PLAIN,		/* hash sets: KEY */
-	EW_CONCAT_INTERVAL,	/* KEY and KEY_END */
-	EW_SINGLE_INTERVAL,	/* start, then end + 1 flagged INTERVAL_END */
-};
-
-/*
- * Serialises elements into a transaction, one message at a time.  What
- * depends on the set and the command only is worked out once, in
- * ew_init(), not per element.
- */
-struct elem_writer {
-	struct ctx *c;		/* jump/goto targets are checked in c */
-	char target[256];	/* the last target checked, "" none */
-	struct txn *t;
-	const struct setinfo *si;
-	uint16_t type, flags;
-	enum ew_kind kind;
-	int keep_data;		/* NEWSETELEM: map data is sent */
-	int need_data;		/* ... and the set is a map: data required */
-	int key_only;		/* elements without data go to ew_put_key() */
-	uint32_t key_len;
-	struct nlmsghdr *nlh;
-	struct nlattr *nest;
-	/*
-	 * nlh's length from which ew_put_done() looks closer: the message is
-	 * full (TXN_ELEM_MSG_LIMIT) or the batch may exceed --max-batch.
-	 */
-	uint32_t stop;
-	uint64_t count;		/* element attributes written */
-	/* elements numbered for c->srcmap (where they came from) */
-	struct elem_srcmap *map;
-	uint64_t nelem;		/* number of the element being written */
-	int in_end;		/* writing an interval's end attribute */
-};
-
-static void ew_init(struct elem_writer *w, struct txn *t,
-		    const struct setinfo *si, uint16_t type, uint16_t flags)
-{
-	memset(w, 0, sizeof(*w));
-	w->t = t;
-	w->si = si;
-	w->type = type;
-	w->flags = flags;
-	w->kind = setinfo_is_concat_interval(si) ? EW_CONCAT_INTERVAL :
-		  setinfo_is_single_interval(si) ? EW_SINGLE_INTERVAL : EW_PLAIN;
-	w->keep_data = type == NFT_MSG_NEWSETELEM;
-	w->need_data = si->kt.dtype && w->keep_data;
-	w->key_len = si->kt.key_len;
-	/* a key of 6 (ether_addr) or 2 bytes needs padding: elem_enc() */
-	w->key_only = w->kind == EW_PLAIN && !w->need_data &&
-		      w->key_len % NLA_ALIGNTO == 0;
-}
-
-static void ew_open(struct elem_writer *w)
-{
-	size_t bytes = txn_bytes(w->t);
-
-	w->nlh = txn_msg_begin(w->t, w->type, w->si->family, w->flags);
-	/* an end attribute first: its element started in the last message */
-	if (w->map)
-		elem_src_msg(w->map, w->nlh->nlmsg_seq, w->nelem + !!w->in_end);
-	mnl_attr_put_strz(w->nlh, NFTA_SET_ELEM_LIST_TABLE, w->si->table);
-	mnl_attr_put_strz(w->nlh, NFTA_SET_ELEM_LIST_SET, w->si->name);
-	w->nest = mnl_attr_nest_start(w->nlh, NFTA_SET_ELEM_LIST_ELEMENTS);
-	/* bytes + len > max_bytes is len >= max_bytes - bytes + 1 */
-	w->stop = TXN_ELEM_MSG_LIMIT;
-	if (bytes >= w->t->max_bytes)
-		w->stop = 0;
-	else if (w->t->max_bytes - bytes < TXN_ELEM_MSG_LIMIT)
-		w->stop = (uint32_t)(w->t->max_bytes - bytes) + 1;
-}
-
-static int ew_close(struct elem_writer *w)
-{
-	int err;
-
-	if (!w->nlh)
-		return 0;
-	mnl_attr_nest_end(w->nlh, w->nest);
-	err = txn_msg_end(w->t);
-	w->nlh = NULL;
-	return err;
-}
-
-/* After an element is written: the batch limit, the end of a message. */
-static inline int ew_put_done(struct elem_writer *w)
-{
-	if (w->nlh->nlmsg_len < w->stop) {
-		w->count++;
-		return 0;
-	}
-	if (txn_bytes(w->t) + w->nlh->nlmsg_len > w->t->max_bytes)
-		return -EMSGSIZE;
-	w->count++;
-	if (w->nlh->nlmsg_len >= TXN_ELEM_MSG_LIMIT)
-		return ew_close(w);
-	return 0;
-}
-
-/* The bulk case: a key alone. */
-static inline int ew_put_key(struct elem_writer *w, const uint8_t *key)
-{
-	if (!w->nlh)
-		ew_open(w);
-	elem_enc_key(w->nlh, key, w->key_len);
-	return ew_put_done(w);
-}
-
-static int ew_put(struct elem_writer *w, const uint8_t *key,
-		  const uint8_t *key_end, uint32_t flags, uint64_t timeout,
-		  const struct elem_data *d)
-{
-	const struct keytype *kt = &w->si->kt;
-	struct elem_attrs a = {
-		.key = key, .key_end = key_end, .key_len = kt->key_len,
-		.flags = flags, .timeout_ms = timeout, .data = d,
-		.verdict = kt->dtype == KT_DATA_VERDICT, .dlen = kt->dlen,
-	};
-
-	if (!w->nlh)
-		ew_open(w);
-	elem_enc(w->nlh, &a);
-	return ew_put_done(w);
-}
-
-static int ew_add_slow(struct elem_writer *w, const struct elem *el,
-		       char *why, size_t whylen)
-{
-	const struct elem_data *d = el->has_data && w->keep_data ?
-		&el->data : NULL;
-	uint8_t next[KT_MAX_KEY];
-	int err;
-
-	if (w->need_data && !d) {
-		snprintf(why, whylen, "map element without ' : DATA'");
-		return -EINVAL;
-	}
-	if (d && (d->verdict == NFT_JUMP || d->verdict == NFT_GOTO) &&
-	    w->si->kt.dtype == KT_DATA_VERDICT && strcmp(w->target, d->chain)) {
-		err = cmd_chain_check(w->c, w->si->family, w->si->table,
-				      d->chain, why, whylen);
-		if (err)
-			return err;
-		snprintf(w->target, sizeof(w->target), "%s", d->chain);
-	}
-	if (el->timeout_ms && w->keep_data && !(w->si->flags & NFT_SET_TIMEOUT)) {
-		snprintf(why, whylen, "element timeout in a set without the "
-			 "timeout flag (set add --flags timeout, or --timeout)");
-		return -EINVAL;
-	}
-	switch (w->kind) {
-	case EW_CONCAT_INTERVAL:
-		return ew_put(w, el->key, el->key_end, 0, el->timeout_ms, d);
-	case EW_PLAIN:
-		if (el->is_range) {
-			snprintf(why, whylen, "ranges need a set with flags interval");
-			return -EINVAL;
-		}
-		return ew_put(w, el->key, NULL, 0, el->timeout_ms, d);
-	case EW_SINGLE_INTERVAL:
-		break;
-	}
-	err = ew_put(w, el->key, NULL, 0, el->timeout_ms, d);
-	if (err)
-		return err;
-	if (elem_key_inc(&w->si->kt, el->key_end, next))
-		return 0;	/* range up to the largest value: no end */
-	w->in_end = 1;
-	err = ew_put(w, next, NULL, NFT_SET_ELEM_INTERVAL_END, 0, NULL);
-	w->in_end = 0;
-	return err;
-}
-
-/* A key alone into a hash set, inline; anything else: ew_add_slow(). */
-static inline int ew_add(struct elem_writer *w, const struct elem *el,
-			 char *why, size_t whylen)
-{
-	int err;
-
-	if (w->key_only && !el->is_range && !el->has_data && !el->timeout_ms)
-		err = ew_put_key(w, el->key);
-	else
-		err = ew_add_slow(w, el, why, whylen);
-	w->nelem++;
-	return err;
-}
 
 /*
  * where: "FILE:LINE" context for messages, built only when needed; id and
@@ -556,7 +361,7 @@ static int elem_from_args(struct ctx *c, struct elem_writer *w,
 			  const struct elem_opts *o)
 {
 	struct elem_src src = { .file = NULL };
-	uint64_t before = w->count;
+	uint64_t before = w->nelem;
 	int depth = 0;
 
 	if (o->npos && elem_src_add(w->map, ELEM_SRC_ARGS, c->where, &src.id))
@@ -577,7 +382,7 @@ static int elem_from_args(struct ctx *c, struct elem_writer *w,
 	}
 	if (depth)
 		return cmd_refuse(c, "'{' without '}'");
-	if (o->npos && w->count == before)
+	if (o->npos && w->nelem == before)
 		return cmd_refuse(c, "no elements in '{ }'");
 	return 0;
 }
@@ -590,6 +395,7 @@ static int elem_write(struct ctx *c, struct setinfo *si, uint16_t type,
 {
 	struct elem_writer w;
 	struct txn own, *t;
+	struct ivl merge;
 	int err;
 
 	err = cmd_txn_begin(c, &own, &t);
@@ -599,11 +405,17 @@ static int elem_write(struct ctx *c, struct setinfo *si, uint16_t type,
 	w.c = c;
 	w.map = &c->srcmap;
 	w.nelem = c->srcmap.next;
+	ivl_init(&merge, si->kt.key_len);
+	if (elem_merge_uses(si))
+		w.merge = &merge;	/* collected, merged, then written */
 	err = elem_from_args(c, &w, o);
 	if (!err && o->file)
 		err = elem_from_file(c, &w, o->file);
 	if (!err && o->gen)
 		err = elem_from_gen(c, &w, o);
+	if (!err && w.merge)
+		err = elem_merge_write(c, t, si, type, flags, &merge);
+	ivl_free(&merge);
 	if (!err)
 		err = ew_close(&w);
 	c->elems += w.count;

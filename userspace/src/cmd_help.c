@@ -26,9 +26,13 @@ static const struct cmd_desc cmds[] = {
 	  "set add FAMILY TABLE SET --type 'ipv4_addr . inet_service'\n"
 	  "          [--flags interval,timeout,constant,dynamic] [--timeout TIME]\n"
 	  "          [--size N] [--counter] [--policy performance|memory]\n"
+	  "          [--auto-merge]\n"
 	  "set flush|del FAMILY TABLE SET\n",
 	  "  --type SPEC      1-5 fields joined by ' . ': ipv4_addr ipv6_addr\n"
-	  "                   ether_addr inet_proto inet_service mark (key <= 64 bytes)\n" },
+	  "                   ether_addr inet_proto inet_service mark (key <= 64 bytes)\n"
+	  "  --auto-merge     as nft's auto-merge (single-field interval sets):\n"
+	  "                   element add merges touching and overlapping\n"
+	  "                   intervals with each other and the set's\n" },
 	{ "map", cmd_set, 1, 1,
 	  "map add FAMILY TABLE MAP --type 'ipv4_addr . inet_service'\n"
 	  "          --data verdict|TYPE [set add options]\n"

@@ -28,6 +28,7 @@ static const char help[] =
 "  set add FAMILY TABLE SET --type 'ipv4_addr . inet_service'\n"
 "            [--flags interval,timeout,constant,dynamic] [--timeout TIME]\n"
 "            [--size N] [--counter] [--policy performance|memory]\n"
+"            [--auto-merge]\n"
 "  set flush|del FAMILY TABLE SET\n"
 "  map add FAMILY TABLE MAP --type SPEC --data verdict|TYPE [set options]\n"
 "  map flush|del FAMILY TABLE MAP    elements: 'KEY : DATA'\n"
@@ -245,6 +246,7 @@ int main(int argc, char **argv)
 	}
 	nl_close(&c.nl);
 	elem_src_free(&c.srcmap);
+	merge_reg_free(&c.merges);
 	setreg_free(&c.sets);
 	setreg_free(&c.chains);
 	if ((fflush(stdout) || ferror(stdout)) && err >= 0) {
