@@ -90,7 +90,8 @@ help=$("${WRAP[@]}" "$NFTLAB" --help)
 man_text=$(sed 's/\\-/-/g; s/\\f[BIPR]//g' "$MAN")
 missing=""
 for word in "table add" "chain add" "set add" "set flush" "map add" "--vmap" "element add" \
-	"element get" "rule add" "counters" "ruleset flush" "--lookups" "--gen"; do
+	"element get" "rule add" "counters" "ruleset flush" "--lookups" "--gen" \
+	"list ruleset" "list table" "list chain" "list set" "--json"; do
 	grep -qF -- "$word" <<< "$help" || missing="$missing '$word'"
 	grep -qF -- "$word" <<< "$man_text" || missing="$missing man:'$word'"
 done

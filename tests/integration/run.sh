@@ -4,70 +4,14 @@
 # Usage: NFTLAB=/path/to/nftlab [NFTLAB_WRAPPER="valgrind ..."] run.sh
 set -u
 . "$(dirname "$0")/lib.sh"
-
-# expect_ok NAME ARGS...: nftlab ARGS succeeds
-expect_ok() {
-	local name=$1
-	shift
-	check "$name" nftlab "$@"
-}
-
-# expect_status WANT NAME REGEX ARGS...: exit status WANT, stderr
-# matches REGEX, ruleset unchanged
-expect_status() {
-	local want=$1 name=$2 regex=$3 before after rc=0
-	shift 3
-	before=$(ruleset "$NS")
-	nftlab "$@" || rc=$?
-	after=$(ruleset "$NS")
-	if [ "$rc" -ne "$want" ]; then
-		not_ok "$name: exit status $rc, want $want"
-	elif ! grep -Eq -- "$regex" "$TMP/err"; then
-		not_ok "$name: error does not match /$regex/"
-	elif [ "$before" != "$after" ]; then
-		not_ok "$name: ruleset changed"
-		diff <(echo "$before") <(echo "$after") | diag
-	else
-		ok "$name"
-	fi
-}
-
-# expect_checked NAME ARGS...: exit status 0, nothing on stderr, ruleset
-# unchanged (-c)
-expect_checked() {
-	local name=$1 before rc=0
-	shift
-	before=$(ruleset "$NS")
-	nftlab "$@" || rc=$?
-	if [ "$rc" -ne 0 ] || [ -s "$TMP/err" ]; then
-		not_ok "$name: exit status $rc, want 0 and no message"
-	elif [ "$before" != "$(ruleset "$NS")" ]; then
-		not_ok "$name: ruleset changed"
-	else
-		ok "$name"
-	fi
-}
-
-# expect_fail NAME REGEX ARGS...: the kernel refuses (exit status 1)
-expect_fail() {
-	expect_status 1 "$@"
-}
-
-# expect_refused NAME REGEX ARGS...: input refused, nothing sent (exit 2)
-expect_refused() {
-	expect_status 2 "$@"
-}
-
-# json_true JSON FILTER: FILTER is true for JSON (called through check)
-# shellcheck disable=SC2317
-json_true() {
-	jq -e "$2" <<< "$1" >/dev/null 2>&1
-}
-
-# shellcheck disable=SC2317
-set_absent() {
-	! nftns list set "$1" "$2" "$3" >/dev/null 2>&1
-}
+# shellcheck source=expect.sh
+. "$(dirname "$0")/expect.sh"
+# shellcheck source=dups.sh
+. "$(dirname "$0")/dups.sh"
+# shellcheck source=lists.sh
+. "$(dirname "$0")/lists.sh"
+# shellcheck source=automerge.sh
+. "$(dirname "$0")/automerge.sh"
 
 # elements of a set as nft -j prints them, sorted
 set_elems() {
@@ -264,14 +208,14 @@ test_bad_input() {
 		'netdev/perf/test: 10.0.0.9 . 22: element already in the set \(element create refuses existing elements, element add takes them\): File exists' \
 		element create netdev perf test '10.0.0.30 . 80' '10.0.0.9 . 22' '10.0.0.31 . 80'
 	expect_fail "create: an element given twice is a duplicate, not in the set" \
-		'element create: netdev/perf/h: 10.9.0.40: duplicate: given twice in this transaction: File exists' \
+		'element create: netdev/perf/h: 10.9.0.40: duplicate: given twice in this transaction \(first at argument [0-9]+, again at argument [0-9]+\): File exists' \
 		element create netdev perf h 10.9.0.40 10.9.0.40
 	expect_ok "add: an element given twice is taken, as nft's add element" \
 		element add netdev perf h 10.9.0.41 10.9.0.41
 	expect_fail "overlapping concat intervals" 'netdev/perf/test: 10.0.0.2/31 . 85-95: overlaps 10.0.0.1-10.0.0.5 . 80-90 in the set: File exists' \
 		element add netdev perf test '10.0.0.2-10.0.0.3 . 85-95'
 	expect_fail "two overlapping intervals in one transaction" \
-		'netdev/perf/test: 10.0.0.55 . 1: duplicate, or overlaps an interval given earlier in this transaction: File exists' \
+		'netdev/perf/test: 10.0.0.55 . 1: overlaps 10.0.0.50-10.0.0.60 . 1 given earlier in this transaction \(at argument [0-9]+; this one at argument [0-9]+\): File exists' \
 		element add netdev perf test '10.0.0.50-10.0.0.60 . 1' '10.0.0.55 . 1'
 	expect_fail "create: an existing single-field interval again is the same element" \
 		"netdev/perf/i: [0-9./]+: element already in the set .*: File exists" \
@@ -369,6 +313,10 @@ test_never_drop() {
 		set add ip inp counter --type ipv4_addr
 	expect_refused "keyword as a table name" "'table' is an nft keyword" \
 		table add ip table
+	expect_refused "an operator word as a name (nft reads lt as <)" \
+		"table name 'lt': 'lt' is an nft keyword" table add ip lt
+	expect_refused "a list word as a set name (nft list set ip t all fails)" \
+		"set name 'all': 'all' is an nft keyword" set add ip inp all --type ipv4_addr
 	expect_refused "device name over 15 bytes" "at most 15 \\(IFNAMSIZ\\)" \
 		chain add netdev perf x --hook ingress --dev abcdefghijklmnop --priority 0
 	expect_refused "unknown chain type" "unknown chain type 'bogus' \\(filter, route, nat\\)" \
@@ -540,7 +488,7 @@ test_script() {
 		jq '.nftables[1].set.elem | length')" = 1002 ]
 	printf 'table add inet sc2\nset add inet sc2 s --type ipv4_addr\nelement create inet sc2 s 10.0.0.1 10.0.0.1\n' > "$TMP/dup.cmds"
 	expect_fail "script: a kernel error names the script line, nothing applied" \
-		'dup.cmds:3: element create: inet/sc2/s: 10.0.0.1: duplicate: given twice in this transaction' -f "$TMP/dup.cmds"
+		'dup.cmds:3: element create: inet/sc2/s: 10.0.0.1: duplicate: given twice in this transaction \(first at .*dup.cmds:3 word 6, again at .*dup.cmds:3 word 7\)' -f "$TMP/dup.cmds"
 	printf 'table add inet sc3\nset add inet sc3 s --type ipv4_addr\nelement add inet sc3 s 10.0.0.x\n' > "$TMP/bad.cmds"
 	expect_refused "script: bad element refused before sending" \
 		"bad.cmds:3: element add: inet/sc3/s: 10.0.0.x" -f "$TMP/bad.cmds"
@@ -715,5 +663,8 @@ test_lookup_limits
 test_script
 test_maps
 test_list
+test_dup_positions
+test_automerge
+test_list_nft
 test_teardown
 finish

@@ -27,5 +27,8 @@ void test_elem(struct tap *t);
 void test_gen(struct tap *t);
 void test_input(struct tap *t);
 void test_enc(struct tap *t);
+void test_src(struct tap *t);
+void test_list(struct tap *t);
+void test_ivl(struct tap *t);
 
 #endif

@@ -56,6 +56,12 @@ static void test_names(struct tap *t)
 	       "name: digit first refused: %s", why);
 	TAP_OK(t, name_check("set", why, sizeof(why)) == -EINVAL &&
 	       strstr(why, "keyword"), "name: keyword refused: %s", why);
+	TAP_OK(t, name_check("lt", why, sizeof(why)) == -EINVAL &&
+	       name_check("xor", why, sizeof(why)) == -EINVAL &&
+	       name_check("sets", why, sizeof(why)) == -EINVAL &&
+	       name_check("all", why, sizeof(why)) == -EINVAL &&
+	       name_check("lsh", why, sizeof(why)) == 0,
+	       "name: operator and list words refused (nft cannot list them)");
 	TAP_OK(t, name_check(long_name, why, sizeof(why)) == -EINVAL &&
 	       (long_name[255] = '\0', name_check(long_name, why, sizeof(why)) == 0),
 	       "name: 255 bytes pass, 256 refused");

@@ -11,6 +11,9 @@ int main(void)
 	test_gen(&t);
 	test_input(&t);
 	test_enc(&t);
+	test_src(&t);
+	test_list(&t);
+	test_ivl(&t);
 	printf("1..%d\n", t.n);
 	if (t.failed)
 		printf("# %d of %d unit tests failed\n", t.failed, t.n);

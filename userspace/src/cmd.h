@@ -5,10 +5,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "elem_merge.h"
+#include "elem_src.h"
 #include "nl.h"
 #include "quote.h"
 #include "setreg.h"
 #include "txn.h"
+
+#define NFTLAB_VERSION "0.3"
 
 /* Everything a command needs; owned by main(), no global state. */
 struct ctx {
@@ -26,6 +30,12 @@ struct ctx {
 	int stdin_used;		/* -f - or --file - read standard input */
 	struct setreg sets;	/* sets known: declared so far, or asked */
 	struct setreg chains;	/* chains known (flags: 1 = base chain) */
+	struct elem_srcmap srcmap;	/* where the transaction's elements
+					 * came from */
+	const char *where;	/* "" or "FILE:LINE: " of a script line */
+	int argv_base;		/* index of OBJECT in main()'s argv; 0 in a
+				 * script (words count from 1) */
+	struct merge_reg merges;	/* auto-merge sets' intervals */
 };
 
 /* Exit status convention (nftlab.8, EXIT STATUS). */
@@ -44,6 +54,7 @@ int cmd_counter(struct ctx *c, int argc, char **argv);
 int cmd_counters(struct ctx *c, int argc, char **argv);
 int cmd_ruleset(struct ctx *c, int argc, char **argv);
 int cmd_gen(struct ctx *c, int argc, char **argv);
+int cmd_list(struct ctx *c, int argc, char **argv);
 /* a jump/goto target must exist and not be a base chain (cmd_chain.c) */
 int cmd_chain_target(struct ctx *c, uint16_t family, const char *table,
 		     const char *chain);

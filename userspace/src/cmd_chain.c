@@ -16,104 +16,9 @@
 #include <libnftnl/chain.h>
 
 #include "chaininfo.h"
+#include "chainspec.h"
 #include "cmd.h"
 #include "name.h"
-
-static int chain_hook(uint16_t family, const char *name, uint32_t *hook)
-{
-	static const struct { const char *name; uint32_t num; int netdev; } hooks[] = {
-		{ "prerouting", NF_INET_PRE_ROUTING, 0 },
-		{ "input", NF_INET_LOCAL_IN, 0 },
-		{ "forward", NF_INET_FORWARD, 0 },
-		{ "output", NF_INET_LOCAL_OUT, 0 },
-		{ "postrouting", NF_INET_POST_ROUTING, 0 },
-		{ "ingress", NF_NETDEV_INGRESS, 1 },
-		{ "egress", NF_NETDEV_EGRESS, 1 },
-	};
-
-	/* arp has hooks of its own: NF_ARP_IN 0, NF_ARP_OUT 1 */
-	if (family == NFPROTO_ARP) {
-		if (strcmp(name, "input") && strcmp(name, "output"))
-			return -EINVAL;
-		*hook = name[0] == 'i' ? NF_ARP_IN : NF_ARP_OUT;
-		return 0;
-	}
-	for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++) {
-		if (strcmp(hooks[i].name, name))
-			continue;
-		if (family == NFPROTO_NETDEV && !hooks[i].netdev)
-			return -EINVAL;
-		if (family != NFPROTO_NETDEV && hooks[i].netdev &&
-		    !(family == NFPROTO_INET && hooks[i].num == NF_NETDEV_INGRESS))
-			return -EINVAL;
-		/* inet ingress is NF_INET_INGRESS (5) */
-		*hook = (family == NFPROTO_INET && hooks[i].netdev) ?
-			NF_INET_INGRESS : hooks[i].num;
-		return 0;
-	}
-	return -EINVAL;
-}
-
-/*
- * Priority names as nft 1.0.6 takes them (checked against it): per family,
- * some for one hook only; hook -1: any.
- */
-static const struct chain_prio_name {
-	const char *name;
-	int32_t prio;
-	int bridge;		/* 1: bridge, 0: ip, ip6, inet; -1: all */
-	int hook;
-} prio_names[] = {
-	{ "raw", -300, 0, -1 }, { "mangle", -150, 0, -1 },
-	{ "dstnat", -100, 0, NF_INET_PRE_ROUTING }, { "filter", 0, 0, -1 },
-	{ "security", 50, 0, -1 }, { "srcnat", 100, 0, NF_INET_POST_ROUTING },
-	{ "dstnat", -300, 1, NF_INET_PRE_ROUTING }, { "filter", -200, 1, -1 },
-	{ "out", 100, 1, NF_INET_LOCAL_OUT },
-	{ "srcnat", 300, 1, NF_INET_POST_ROUTING },
-	{ "filter", 0, -1, -1 },	/* arp, netdev */
-};
-
-static int prio_name_fits(const struct chain_prio_name *n, uint16_t family,
-			  uint32_t hook)
-{
-	int l3 = family == NFPROTO_IPV4 || family == NFPROTO_IPV6 ||
-		 family == NFPROTO_INET;
-
-	if (n->bridge == 1 ? family != NFPROTO_BRIDGE :
-	    n->bridge == 0 ? !l3 : l3 || family == NFPROTO_BRIDGE)
-		return 0;
-	return n->hook < 0 || (uint32_t)n->hook == hook;
-}
-
-static const char *prio_list(uint16_t family)
-{
-	if (family == NFPROTO_BRIDGE)
-		return "dstnat filter out srcnat";
-	if (family == NFPROTO_ARP || family == NFPROTO_NETDEV)
-		return "filter";
-	return "raw mangle dstnat filter security srcnat";
-}
-
-/* The name's value; -EINVAL: no such name, -EPERM: not for this hook. */
-static int prio_name(const char *s, size_t len, uint16_t family, uint32_t hook,
-		     int32_t *prio)
-{
-	int err = -EINVAL;
-
-	for (size_t i = 0; i < sizeof(prio_names) / sizeof(prio_names[0]); i++) {
-		const struct chain_prio_name *n = &prio_names[i];
-
-		if (strlen(n->name) != len || strncmp(n->name, s, len))
-			continue;
-		if (prio_name_fits(n, family, hook)) {
-			*prio = n->prio;
-			return 0;
-		}
-		if (prio_name_fits(n, family, (uint32_t)n->hook))
-			err = -EPERM;	/* the family's, another hook's */
-	}
-	return err;
-}
 
 /* NUMBER, NAME, or NAME + N / NAME - N (blanks optional), as nft. */
 static int chain_prio(struct ctx *c, uint16_t family, uint32_t hook,
@@ -132,7 +37,7 @@ static int chain_prio(struct ctx *c, uint16_t family, uint32_t hook,
 	if (len) {
 		int32_t named;
 
-		err = prio_name(s, len, family, hook, &named);
+		err = chain_prio_name(s, len, family, hook, &named);
 		if (err == -EPERM)
 			return cmd_refuse(c, "priority '%.*s' is not for this "
 					  "hook (as in nft: dstnat prerouting, "
@@ -141,7 +46,7 @@ static int chain_prio(struct ctx *c, uint16_t family, uint32_t hook,
 		if (err)
 			return cmd_refuse(c, "bad priority '%s' (a number, or "
 					  "NAME [+|- N], NAME one of %s)",
-					  quote(&q, arg), prio_list(family));
+					  quote(&q, arg), chain_prio_list(family));
 		base = named;
 		s += len;
 		s += strspn(s, " ");
@@ -256,7 +161,7 @@ static int chain_fill(struct ctx *c, struct nftnl_chain *ch, uint16_t family,
 
 	if (!o->hook)
 		return 0;
-	if (chain_hook(family, o->hook, &hook))
+	if (chain_hook_parse(family, o->hook, &hook))
 		return cmd_refuse(c, "hook '%s' not valid for family %s",
 				  quote(&q, o->hook), nl_family_name(family));
 	err = chain_prio(c, family, hook, o->prio, &prio);

@@ -3,18 +3,11 @@
  * element add|create|del|get FAMILY TABLE SET [ELEMENT]... [--file FILE]
  *         [--gen FIELDS --count N [--start N] [--range-size N] [--proto P]]
  *
- * Elements are streamed: each one is parsed and serialised straight into
- * the transaction (NEWSETELEM/DELSETELEM messages of up to 60 KiB), nothing
- * per element is kept.  Parse errors abort before anything is sent; kernel
- * errors are mapped back to the element through the extended ACK offset.
- *
- * Encoding, as nft 1.0.6 sends it:
- *  - hash sets: NFTA_SET_ELEM_KEY;
- *  - concatenated interval sets (NFT_SET_CONCAT): KEY = range starts,
- *    KEY_END = range ends, also for single values;
- *  - single-field interval sets: the start element, then an element at
- *    end + 1 flagged NFT_SET_ELEM_INTERVAL_END (omitted when end is the
- *    largest value).
+ * Elements are streamed from the command line, a file or the generator
+ * into the transaction (elem_write.h), nothing per element is kept.  Parse
+ * errors abort before anything is sent; kernel errors are mapped back to
+ * the element through the extended ACK offset.  Auto-merge sets collect
+ * the elements instead and merge them (elem_merge.c).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -27,9 +20,10 @@
 
 #include "cmd.h"
 #include "elem.h"
-#include "elem_enc.h"
 #include "elem_list.h"
 #include "elem_lookup.h"
+#include "elem_merge.h"
+#include "elem_write.h"
 #include "gen.h"
 #include "linein.h"
 #include "setinfo.h"
@@ -38,188 +32,26 @@ struct elem_opts {
 	const char *file, *gen, *proto;
 	uint64_t start, count, range;
 	char **pos;		/* positional elements, in order */
+	int *posword;		/* ... and their word in the command (OBJECT 0) */
 	size_t npos;
 };
 
-/* What an element becomes, by set type (see the comment at the top). */
-enum ew_kind {
-	EW_PLAIN,		/* hash sets: KEY */
-	EW_CONCAT_INTERVAL,	/* KEY and KEY_END */
-	EW_SINGLE_INTERVAL,	/* start, then end + 1 flagged INTERVAL_END */
-};
-
 /*
- * Serialises elements into a transaction, one message at a time.  What
- * depends on the set and the command only is worked out once, in
- * ew_init(), not per element.
+ * where: "FILE:LINE" context for messages, built only when needed; id and
+ * line also say where the element came from in c->srcmap (line: the word
+ * of a command-line element, the number of a generated one).
  */
-struct elem_writer {
-	struct ctx *c;		/* jump/goto targets are checked in c */
-	char target[256];	/* the last target checked, "" none */
-	struct txn *t;
-	const struct setinfo *si;
-	uint16_t type, flags;
-	enum ew_kind kind;
-	int keep_data;		/* NEWSETELEM: map data is sent */
-	int need_data;		/* ... and the set is a map: data required */
-	int key_only;		/* elements without data go to ew_put_key() */
-	uint32_t key_len;
-	struct nlmsghdr *nlh;
-	struct nlattr *nest;
-	/*
-	 * nlh's length from which ew_put_done() looks closer: the message is
-	 * full (TXN_ELEM_MSG_LIMIT) or the batch may exceed --max-batch.
-	 */
-	uint32_t stop;
-	uint64_t count;
-};
-
-static void ew_init(struct elem_writer *w, struct txn *t,
-		    const struct setinfo *si, uint16_t type, uint16_t flags)
-{
-	memset(w, 0, sizeof(*w));
-	w->t = t;
-	w->si = si;
-	w->type = type;
-	w->flags = flags;
-	w->kind = setinfo_is_concat_interval(si) ? EW_CONCAT_INTERVAL :
-		  setinfo_is_single_interval(si) ? EW_SINGLE_INTERVAL : EW_PLAIN;
-	w->keep_data = type == NFT_MSG_NEWSETELEM;
-	w->need_data = si->kt.dtype && w->keep_data;
-	w->key_len = si->kt.key_len;
-	/* a key of 6 (ether_addr) or 2 bytes needs padding: elem_enc() */
-	w->key_only = w->kind == EW_PLAIN && !w->need_data &&
-		      w->key_len % NLA_ALIGNTO == 0;
-}
-
-static void ew_open(struct elem_writer *w)
-{
-	size_t bytes = txn_bytes(w->t);
-
-	w->nlh = txn_msg_begin(w->t, w->type, w->si->family, w->flags);
-	mnl_attr_put_strz(w->nlh, NFTA_SET_ELEM_LIST_TABLE, w->si->table);
-	mnl_attr_put_strz(w->nlh, NFTA_SET_ELEM_LIST_SET, w->si->name);
-	w->nest = mnl_attr_nest_start(w->nlh, NFTA_SET_ELEM_LIST_ELEMENTS);
-	/* bytes + len > max_bytes is len >= max_bytes - bytes + 1 */
-	w->stop = TXN_ELEM_MSG_LIMIT;
-	if (bytes >= w->t->max_bytes)
-		w->stop = 0;
-	else if (w->t->max_bytes - bytes < TXN_ELEM_MSG_LIMIT)
-		w->stop = (uint32_t)(w->t->max_bytes - bytes) + 1;
-}
-
-static int ew_close(struct elem_writer *w)
-{
-	int err;
-
-	if (!w->nlh)
-		return 0;
-	mnl_attr_nest_end(w->nlh, w->nest);
-	err = txn_msg_end(w->t);
-	w->nlh = NULL;
-	return err;
-}
-
-/* After an element is written: the batch limit, the end of a message. */
-static inline int ew_put_done(struct elem_writer *w)
-{
-	if (w->nlh->nlmsg_len < w->stop) {
-		w->count++;
-		return 0;
-	}
-	if (txn_bytes(w->t) + w->nlh->nlmsg_len > w->t->max_bytes)
-		return -EMSGSIZE;
-	w->count++;
-	if (w->nlh->nlmsg_len >= TXN_ELEM_MSG_LIMIT)
-		return ew_close(w);
-	return 0;
-}
-
-/* The bulk case: a key alone. */
-static inline int ew_put_key(struct elem_writer *w, const uint8_t *key)
-{
-	if (!w->nlh)
-		ew_open(w);
-	elem_enc_key(w->nlh, key, w->key_len);
-	return ew_put_done(w);
-}
-
-static int ew_put(struct elem_writer *w, const uint8_t *key,
-		  const uint8_t *key_end, uint32_t flags, uint64_t timeout,
-		  const struct elem_data *d)
-{
-	const struct keytype *kt = &w->si->kt;
-	struct elem_attrs a = {
-		.key = key, .key_end = key_end, .key_len = kt->key_len,
-		.flags = flags, .timeout_ms = timeout, .data = d,
-		.verdict = kt->dtype == KT_DATA_VERDICT, .dlen = kt->dlen,
-	};
-
-	if (!w->nlh)
-		ew_open(w);
-	elem_enc(w->nlh, &a);
-	return ew_put_done(w);
-}
-
-static int ew_add_slow(struct elem_writer *w, const struct elem *el,
-		       char *why, size_t whylen)
-{
-	const struct elem_data *d = el->has_data && w->keep_data ?
-		&el->data : NULL;
-	uint8_t next[KT_MAX_KEY];
-	int err;
-
-	if (w->need_data && !d) {
-		snprintf(why, whylen, "map element without ' : DATA'");
-		return -EINVAL;
-	}
-	if (d && (d->verdict == NFT_JUMP || d->verdict == NFT_GOTO) &&
-	    w->si->kt.dtype == KT_DATA_VERDICT && strcmp(w->target, d->chain)) {
-		err = cmd_chain_check(w->c, w->si->family, w->si->table,
-				      d->chain, why, whylen);
-		if (err)
-			return err;
-		snprintf(w->target, sizeof(w->target), "%s", d->chain);
-	}
-	if (el->timeout_ms && w->keep_data && !(w->si->flags & NFT_SET_TIMEOUT)) {
-		snprintf(why, whylen, "element timeout in a set without the "
-			 "timeout flag (set add --flags timeout, or --timeout)");
-		return -EINVAL;
-	}
-	switch (w->kind) {
-	case EW_CONCAT_INTERVAL:
-		return ew_put(w, el->key, el->key_end, 0, el->timeout_ms, d);
-	case EW_PLAIN:
-		if (el->is_range) {
-			snprintf(why, whylen, "ranges need a set with flags interval");
-			return -EINVAL;
-		}
-		return ew_put(w, el->key, NULL, 0, el->timeout_ms, d);
-	case EW_SINGLE_INTERVAL:
-		break;
-	}
-	err = ew_put(w, el->key, NULL, 0, el->timeout_ms, d);
-	if (err)
-		return err;
-	if (elem_key_inc(&w->si->kt, el->key_end, next))
-		return 0;	/* range up to the largest value: no end */
-	return ew_put(w, next, NULL, NFT_SET_ELEM_INTERVAL_END, 0, NULL);
-}
-
-/* A key alone into a hash set, inline; anything else: ew_add_slow(). */
-static inline int ew_add(struct elem_writer *w, const struct elem *el,
-			 char *why, size_t whylen)
-{
-	if (w->key_only && !el->is_range && !el->has_data && !el->timeout_ms)
-		return ew_put_key(w, el->key);
-	return ew_add_slow(w, el, why, whylen);
-}
-
-/* where: "FILE:LINE" context for messages, built only when needed */
 struct elem_src {
 	const char *file;	/* NULL: command line */
 	unsigned long line;
+	uint32_t id;		/* source in c->srcmap */
 };
+
+/* The element about to be written comes from src. */
+static inline int ew_note(struct elem_writer *w, const struct elem_src *src)
+{
+	return elem_src_note(w->map, w->nelem, src->id, src->line);
+}
 
 static void elem_bad(struct ctx *c, const struct setinfo *si,
 		     const struct elem_src *src, const char *text,
@@ -248,6 +80,8 @@ static int elem_one(struct ctx *c, struct elem_writer *w,
 
 	err = elem_parse(&el, &w->si->kt, text, why, sizeof(why));
 	if (!err)
+		err = ew_note(w, src);
+	if (!err)
 		err = ew_add(w, &el, why, sizeof(why));
 	if (err == -EINVAL)
 		elem_bad(c, w->si, src, text, why);
@@ -268,7 +102,9 @@ static int elem_line(struct ctx *c, struct elem_writer *w,
 	int err;
 
 	if (elem_parse_simple(&el, &w->si->kt, line) == 0) {
-		err = ew_add(w, &el, why, sizeof(why));
+		err = ew_note(w, src);
+		if (!err)
+			err = ew_add(w, &el, why, sizeof(why));
 		if (err == -EINVAL)
 			elem_bad(c, w->si, src, line, why);
 		return err;
@@ -292,18 +128,24 @@ static int elem_from_file(struct ctx *c, struct elem_writer *w,
 	struct linein in;
 	struct elem el;
 	char *line, why[256];
+	struct qbuf q;
 	int err;
 
 	err = linein_open(&in, c->op, path, c->stdin_used);
 	if (!err && in.is_stdin)
 		c->stdin_used = 1;
 	src.file = in.path;
+	if (!err)
+		err = elem_src_add(w->map, ELEM_SRC_FILE, quote(&q, in.path),
+				   &src.id);
 	while (!err) {
 		size_t len = linein_avail(&in, &line);
 
 		if (len && (len = elem_scan_line(&el, kt, line))) {
 			line = linein_take(&in, len);
-			err = ew_add(w, &el, why, sizeof(why));
+			err = elem_src_note(w->map, w->nelem, src.id, in.lineno);
+			if (!err)
+				err = ew_add(w, &el, why, sizeof(why));
 			if (err == -EINVAL) {
 				src.line = in.lineno;
 				elem_bad(c, w->si, &src, line, why);
@@ -322,6 +164,32 @@ static int elem_from_file(struct ctx *c, struct elem_writer *w,
 	return err;
 }
 
+/*
+ * A key alone into a hash set, from values whose text always parses: the
+ * key bytes straight from the generator, no text.
+ */
+static int gen_put_keys(struct elem_writer *w, struct gen *g, int *gen_ret)
+{
+	uint8_t key[KT_MAX_KEY];
+	int err;
+
+	while ((*gen_ret = gen_next_key(g, &w->si->kt, key)) > 0) {
+		err = ew_put_key(w, key);
+		w->nelem++;
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* The generated elements' source: "--gen element N" from here on. */
+static int gen_source(struct ctx *c, struct elem_writer *w, uint32_t *id)
+{
+	int err = elem_src_add(w->map, ELEM_SRC_GEN, c->where, id);
+
+	return err ? err : elem_src_run_start(w->map, w->nelem, *id, 1);
+}
+
 static int elem_from_gen(struct ctx *c, struct elem_writer *w,
 			 const struct elem_opts *o)
 {
@@ -337,18 +205,14 @@ static int elem_from_gen(struct ctx *c, struct elem_writer *w,
 	if (!gen_matches(&g, &w->si->kt))
 		return cmd_refuse(c, "--gen '%s' does not match the set's key "
 				  "type", quote(&q, o->gen));
-	/*
-	 * A key alone into a hash set, from values whose text always
-	 * parses: the key bytes straight from the generator, no text.
-	 */
+	ret = gen_source(c, w, &src.id);
+	if (ret)
+		return ret;
 	if (w->key_only && gen_keys(&g)) {
-		uint8_t key[KT_MAX_KEY];
+		int err = gen_put_keys(w, &g, &ret);
 
-		while ((ret = gen_next_key(&g, &w->si->kt, key)) > 0) {
-			ret = ew_put_key(w, key);
-			if (ret)
-				return ret;
-		}
+		if (err)
+			return err;
 	}
 	while (ret >= 0 && (ret = gen_next(&g, text, sizeof(text))) > 0) {
 		struct elem el;
@@ -356,7 +220,9 @@ static int elem_from_gen(struct ctx *c, struct elem_writer *w,
 		src.line++;
 		/* elem_one() without its full parser's set-up, as elem_line() */
 		if (elem_parse_simple(&el, &w->si->kt, text) == 0) {
-			ret = ew_add(w, &el, why, sizeof(why));
+			ret = ew_note(w, &src);
+			if (!ret)
+				ret = ew_add(w, &el, why, sizeof(why));
 			if (ret == -EINVAL)
 				elem_bad(c, w->si, &src, text, why);
 		} else {
@@ -370,6 +236,9 @@ static int elem_from_gen(struct ctx *c, struct elem_writer *w,
 			(unsigned long long)g.done + 1, strerror(-ret));
 	return ret;
 }
+
+/* elem_parse_opts() sees the command from SET on: OBJECT VERB FAMILY TABLE */
+enum { ELEM_ARGS_WORD = 4 };
 
 static int elem_parse_opts(struct ctx *c, int argc, char **argv,
 			   struct elem_opts *o)
@@ -389,7 +258,8 @@ static int elem_parse_opts(struct ctx *c, int argc, char **argv,
 	o->start = 1;
 	o->range = 0;
 	o->pos = calloc((size_t)argc + 1, sizeof(*o->pos));
-	if (!o->pos)
+	o->posword = calloc((size_t)argc + 1, sizeof(*o->posword));
+	if (!o->pos || !o->posword)
 		return -ENOMEM;
 	optind = 0;
 	opterr = 0;
@@ -397,6 +267,7 @@ static int elem_parse_opts(struct ctx *c, int argc, char **argv,
 	while (!err && (ch = cmd_getopt(argc, argv, "-:", opts, &li)) != -1) {
 		switch (ch) {
 		case 1:
+			o->posword[o->npos] = ELEM_ARGS_WORD + optind - 1;
 			o->pos[o->npos++] = optarg;
 			continue;
 		case 'f': o->file = optarg; break;
@@ -422,8 +293,10 @@ static int elem_parse_opts(struct ctx *c, int argc, char **argv,
 	}
 	if (err)
 		return err;
-	while (optind < argc)
+	while (optind < argc) {
+		o->posword[o->npos] = ELEM_ARGS_WORD + optind;
 		o->pos[o->npos++] = argv[optind++];
+	}
 	if (!o->gen && (seen & ~3U)) {
 		for (int i = 2; opts[i].name; i++)
 			if (seen & (1U << i))
@@ -452,8 +325,8 @@ static char *trim_blanks(char *s)
  * allowed, as nft allows it), e.g. '{ 10.0.0.1, 10.0.0.2, }' or the shell
  * words {  10.0.0.1,  10.0.0.2  }.  *depth: inside braces.
  */
-static int elem_arg_word(struct ctx *c, struct elem_writer *w, char *word,
-			 int *depth)
+static int elem_arg_word(struct ctx *c, struct elem_writer *w,
+			 const struct elem_src *src, char *word, int *depth)
 {
 	char *p = trim_blanks(word), *end, *comma;
 	int close = 0, err = 0;
@@ -475,7 +348,7 @@ static int elem_arg_word(struct ctx *c, struct elem_writer *w, char *word,
 			*comma = '\0';
 		if (!*trim_blanks(p))
 			return cmd_refuse(c, "empty element before ','");
-		err = elem_one(c, w, NULL, trim_blanks(p));
+		err = elem_one(c, w, src, trim_blanks(p));
 		p = comma ? trim_blanks(comma + 1) : p + strlen(p);
 	}
 	if (!err && close && !(*depth)--)
@@ -487,23 +360,29 @@ static int elem_arg_word(struct ctx *c, struct elem_writer *w, char *word,
 static int elem_from_args(struct ctx *c, struct elem_writer *w,
 			  const struct elem_opts *o)
 {
-	uint64_t before = w->count;
+	struct elem_src src = { .file = NULL };
+	uint64_t before = w->nelem;
 	int depth = 0;
 
+	if (o->npos && elem_src_add(w->map, ELEM_SRC_ARGS, c->where, &src.id))
+		return -ENOMEM;
 	for (size_t i = 0; i < o->npos; i++) {
 		char *word = strdup(o->pos[i]);
 		int err;
 
 		if (!word)
 			return -ENOMEM;
-		err = elem_arg_word(c, w, word, &depth);
+		/* "argument N" of main()'s argv, or "word N" of a script line */
+		src.line = (unsigned long)o->posword[i] +
+			   (c->script ? 1 : (unsigned long)c->argv_base);
+		err = elem_arg_word(c, w, &src, word, &depth);
 		free(word);
 		if (err)
 			return err;
 	}
 	if (depth)
 		return cmd_refuse(c, "'{' without '}'");
-	if (o->npos && w->count == before)
+	if (o->npos && w->nelem == before)
 		return cmd_refuse(c, "no elements in '{ }'");
 	return 0;
 }
@@ -516,6 +395,7 @@ static int elem_write(struct ctx *c, struct setinfo *si, uint16_t type,
 {
 	struct elem_writer w;
 	struct txn own, *t;
+	struct ivl merge;
 	int err;
 
 	err = cmd_txn_begin(c, &own, &t);
@@ -523,14 +403,23 @@ static int elem_write(struct ctx *c, struct setinfo *si, uint16_t type,
 		return err;
 	ew_init(&w, t, si, type, flags);
 	w.c = c;
+	w.map = &c->srcmap;
+	w.nelem = c->srcmap.next;
+	ivl_init(&merge, si->kt.key_len);
+	if (elem_merge_uses(si))
+		w.merge = &merge;	/* collected, merged, then written */
 	err = elem_from_args(c, &w, o);
 	if (!err && o->file)
 		err = elem_from_file(c, &w, o->file);
 	if (!err && o->gen)
 		err = elem_from_gen(c, &w, o);
+	if (!err && w.merge)
+		err = elem_merge_write(c, t, si, type, flags, &merge);
+	ivl_free(&merge);
 	if (!err)
 		err = ew_close(&w);
 	c->elems += w.count;
+	c->srcmap.next = w.nelem;
 	if (err == -EMSGSIZE) {
 		fprintf(stderr, "nftlab: %s: %s/%s/%s: transaction exceeds "
 			"--max-batch %zu bytes at element %llu, nothing sent: %s\n",
@@ -619,6 +508,7 @@ int cmd_element(struct ctx *c, int argc, char **argv)
 	else if (!err)
 		err = elem_write(c, &si, type, flags, &o);
 	free(o.pos);
+	free(o.posword);
 	return err;
 }
 

@@ -26,9 +26,13 @@ static const struct cmd_desc cmds[] = {
 	  "set add FAMILY TABLE SET --type 'ipv4_addr . inet_service'\n"
 	  "          [--flags interval,timeout,constant,dynamic] [--timeout TIME]\n"
 	  "          [--size N] [--counter] [--policy performance|memory]\n"
+	  "          [--auto-merge]\n"
 	  "set flush|del FAMILY TABLE SET\n",
 	  "  --type SPEC      1-5 fields joined by ' . ': ipv4_addr ipv6_addr\n"
-	  "                   ether_addr inet_proto inet_service mark (key <= 64 bytes)\n" },
+	  "                   ether_addr inet_proto inet_service mark (key <= 64 bytes)\n"
+	  "  --auto-merge     as nft's auto-merge (single-field interval sets):\n"
+	  "                   element add merges touching and overlapping\n"
+	  "                   intervals with each other and the set's\n" },
 	{ "map", cmd_set, 1, 1,
 	  "map add FAMILY TABLE MAP --type 'ipv4_addr . inet_service'\n"
 	  "          --data verdict|TYPE [set add options]\n"
@@ -72,6 +76,14 @@ static const struct cmd_desc cmds[] = {
 	  "                   kernel's: 128 expressions and < 4096 bytes per rule\n" },
 	{ "counter", cmd_counter, 1, 1,
 	  "counter add|del FAMILY TABLE NAME\n", "" },
+	{ "list", cmd_list, 1, 0,
+	  "list ruleset [FAMILY] [--json]\n"
+	  "list table FAMILY TABLE [--json]\n"
+	  "list chain FAMILY TABLE CHAIN [--json]\n"
+	  "list set|map FAMILY TABLE NAME [--json]\n",
+	  "  print what nft list (nft -j list with --json) prints for the same\n"
+	  "  objects; anything nftlab does not create is refused, naming it\n"
+	  "  --json           nft -j's schema\n" },
 	{ "counters", cmd_counters, 0, 0,
 	  "counters [FAMILY [TABLE]]\n",
 	  "  all counters as one JSON object: rules, counters, elements\n" },
@@ -125,6 +137,7 @@ int cmd_run(struct ctx *c, int argc, char **argv, const char *where,
 	struct qbuf q;
 
 	c->object = argv[0];
+	c->where = where;
 	c->argc = argc;
 	c->argv = argv;
 	if (!d) {

@@ -3,13 +3,9 @@
  * rule add FAMILY TABLE CHAIN [--set SET [--lookups N]] [--counter]
  *          [--verdict accept|drop|continue|return|jump:CHAIN|goto:CHAIN]
  *
- * Each lookup loads the packet fields matching the set's key type (as nft
- * would for "ip daddr . th dport @set") into consecutive 32-bit registers
- * and looks them up in SET; N lookups repeat that N times in one rule (a
- * lab knob for lookup cost).  Field sources: ipv4_addr ip daddr, ipv6_addr
- * ip6 daddr, inet_service th dport, inet_proto meta l4proto, ether_addr
- * ether daddr, mark meta mark.  Address fields get the L3 protocol check
- * nft adds in netdev, bridge and inet tables (meta protocol / nfproto).
+ * The rule's expressions are built in rule_build.c; here the options are
+ * read and checked: the set and its type, --match, the kernel's per-rule
+ * limits for --lookups, the verdict and its jump target.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -25,15 +21,11 @@
 #include <libnftnl/rule.h>
 
 #include "cmd.h"
+#include "rule_build.h"
 #include "setinfo.h"
-
-enum { TYPE_IPADDR = 7, TYPE_IP6ADDR = 8, TYPE_ETHERADDR = 9,
-       TYPE_INET_PROTOCOL = 12, TYPE_INET_SERVICE = 13, TYPE_MARK = 19 };
 
 /* NFT_RULE_MAXEXPRS in net/netfilter/nf_tables_api.c (128 in 6.12, 6.18) */
 enum { RULE_MAX_EXPRS = 128 };
-
-enum rule_kind { RULE_SET, RULE_VMAP, RULE_MAP };
 
 struct rule_opts {
 	const char *set, *verdict, *lookups_arg, *match;
@@ -41,131 +33,6 @@ struct rule_opts {
 	uint64_t lookups;
 	int counter;
 };
-
-static int rule_expr(struct nftnl_rule *r, struct nftnl_expr **out,
-		     const char *name)
-{
-	*out = nftnl_expr_alloc(name);
-	if (!*out)
-		return -ENOMEM;
-	nftnl_rule_add_expr(r, *out);
-	return 0;
-}
-
-static int rule_payload(struct nftnl_rule *r, uint32_t base, uint32_t off,
-			uint32_t len, uint32_t dreg)
-{
-	struct nftnl_expr *e;
-	int err = rule_expr(r, &e, "payload");
-
-	if (err)
-		return err;
-	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_DREG, dreg);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_BASE, base);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET, off);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_LEN, len);
-	return 0;
-}
-
-static int rule_meta(struct nftnl_rule *r, uint32_t key, uint32_t dreg)
-{
-	struct nftnl_expr *e;
-	int err = rule_expr(r, &e, "meta");
-
-	if (err)
-		return err;
-	nftnl_expr_set_u32(e, NFTNL_EXPR_META_KEY, key);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_META_DREG, dreg);
-	return 0;
-}
-
-static int rule_cmp_eq(struct nftnl_rule *r, const void *data, uint32_t len)
-{
-	struct nftnl_expr *e;
-	int err = rule_expr(r, &e, "cmp");
-
-	if (err)
-		return err;
-	nftnl_expr_set_u32(e, NFTNL_EXPR_CMP_SREG, NFT_REG_1);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_CMP_OP, NFT_CMP_EQ);
-	nftnl_expr_set(e, NFTNL_EXPR_CMP_DATA, data, len);
-	return 0;
-}
-
-static int rule_hton32(struct nftnl_rule *r, uint32_t reg)
-{
-	struct nftnl_expr *e;
-	int err = rule_expr(r, &e, "byteorder");
-
-	if (err)
-		return err;
-	nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_SREG, reg);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_DREG, reg);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_OP, NFT_BYTEORDER_HTON);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_LEN, 4);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_BYTEORDER_SIZE, 4);
-	return 0;
-}
-
-/* The L3 check nft puts before ip/ip6 fields in netdev/bridge/inet. */
-static int rule_l3_dep(struct ctx *c, struct nftnl_rule *r, uint16_t family,
-		       uint32_t type)
-{
-	int v6 = type == TYPE_IP6ADDR;
-	uint16_t proto = htons(v6 ? ETH_P_IPV6 : ETH_P_IP);
-	uint8_t nfproto = v6 ? NFPROTO_IPV6 : NFPROTO_IPV4;
-	int err;
-
-	switch (family) {
-	case NFPROTO_NETDEV:
-	case NFPROTO_BRIDGE:
-		err = rule_meta(r, NFT_META_PROTOCOL, NFT_REG_1);
-		return err ? err : rule_cmp_eq(r, &proto, sizeof(proto));
-	case NFPROTO_INET:
-		err = rule_meta(r, NFT_META_NFPROTO, NFT_REG_1);
-		return err ? err : rule_cmp_eq(r, &nfproto, sizeof(nfproto));
-	case NFPROTO_IPV4:
-	case NFPROTO_IPV6:
-		if ((family == NFPROTO_IPV6) == v6)
-			return 0;
-		break;
-	}
-	return cmd_refuse(c, "%s key field in a %s table",
-			  v6 ? "ipv6_addr" : "ipv4_addr", nl_family_name(family));
-}
-
-/* src: the source field (ip saddr, th sport, ether saddr), else dest */
-static int rule_load_field(struct ctx *c, struct nftnl_rule *r, uint16_t family,
-			   const struct kt_field *f, int interval, int src,
-			   uint32_t dreg)
-{
-	int err;
-
-	switch (f->type) {
-	case TYPE_IPADDR:
-		return rule_payload(r, NFT_PAYLOAD_NETWORK_HEADER, src ? 12 : 16,
-				    4, dreg);
-	case TYPE_IP6ADDR:
-		return rule_payload(r, NFT_PAYLOAD_NETWORK_HEADER, src ? 8 : 24,
-				    16, dreg);
-	case TYPE_INET_SERVICE:
-		return rule_payload(r, NFT_PAYLOAD_TRANSPORT_HEADER, src ? 0 : 2,
-				    2, dreg);
-	case TYPE_INET_PROTOCOL:
-		return rule_meta(r, NFT_META_L4PROTO, dreg);
-	case TYPE_MARK:
-		err = rule_meta(r, NFT_META_MARK, dreg);
-		/* interval sets hold marks big endian */
-		return err || !interval ? err : rule_hton32(r, dreg);
-	case TYPE_ETHERADDR:
-		if (family == NFPROTO_NETDEV || family == NFPROTO_BRIDGE)
-			return rule_payload(r, NFT_PAYLOAD_LL_HEADER, src ? 6 : 0,
-					    6, dreg);
-		break;
-	}
-	return cmd_refuse(c, "cannot match a %s field in a %s table",
-			  keytype_field_name(f->type), nl_family_name(family));
-}
 
 /*
  * What the kernel counts per rule (nf_tables_newrule(), 6.12 and 6.18): at
@@ -247,81 +114,6 @@ static int rule_check_exprs(struct ctx *c, const struct setinfo *si,
 			  si->table, si->name, RULE_MAX_EXPRS, max);
 }
 
-/* meta mark set reg 1 (after a --map lookup) */
-static int rule_meta_set_mark(struct nftnl_rule *r)
-{
-	struct nftnl_expr *e;
-	int err = rule_expr(r, &e, "meta");
-
-	if (err)
-		return err;
-	nftnl_expr_set_u32(e, NFTNL_EXPR_META_KEY, NFT_META_MARK);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_META_SREG, NFT_REG_1);
-	return 0;
-}
-
-static int rule_lookups(struct ctx *c, struct nftnl_rule *r,
-			const struct setinfo *si, uint64_t n,
-			enum rule_kind kind, unsigned int src)
-{
-	const struct keytype *kt = &si->kt;
-	int err;
-
-	for (unsigned int i = 0; i < kt->nfields; i++) {
-		if (kt->f[i].type == TYPE_ETHERADDR &&
-		    si->family == NFPROTO_NETDEV) {
-			uint16_t ether = ARPHRD_ETHER;	/* host order */
-
-			err = rule_meta(r, NFT_META_IIFTYPE, NFT_REG_1);
-			if (!err)
-				err = rule_cmp_eq(r, &ether, sizeof(ether));
-			if (err)
-				return err;
-			break;
-		}
-	}
-	for (unsigned int i = 0; i < kt->nfields; i++) {
-		uint32_t type = kt->f[i].type;
-
-		if (type == TYPE_IPADDR || type == TYPE_IP6ADDR) {
-			err = rule_l3_dep(c, r, si->family, type);
-			if (err)
-				return err;
-			break;
-		}
-	}
-	while (n--) {
-		struct nftnl_expr *e;
-
-		for (unsigned int i = 0; i < kt->nfields; i++) {
-			/* first field in reg 1 (as nft), then 32-bit regs */
-			uint32_t dreg = i ? NFT_REG32_00 + kt->f[i].offset / 4 :
-				NFT_REG_1;
-
-			err = rule_load_field(c, r, si->family, &kt->f[i],
-					      kt->interval,
-					      !!(src & (1U << i)), dreg);
-			if (err)
-				return err;
-		}
-		err = rule_expr(r, &e, "lookup");
-		if (err)
-			return err;
-		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SREG, NFT_REG_1);
-		nftnl_expr_set_str(e, NFTNL_EXPR_LOOKUP_SET, si->name);
-		if (kind == RULE_VMAP)
-			nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_DREG,
-					   NFT_REG_VERDICT);
-		if (kind == RULE_MAP) {
-			nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_DREG, NFT_REG_1);
-			err = rule_meta_set_mark(r);
-			if (err)
-				return err;
-		}
-	}
-	return 0;
-}
-
 /*
  * --match 'saddr . sport': which packet field each key field is matched
  * against, as nft writes "ip saddr . th sport @set": saddr|daddr for
@@ -331,17 +123,10 @@ static int rule_lookups(struct ctx *c, struct nftnl_rule *r,
 /* The words of one key field: [0] source (or the only one), [1] dest. */
 static void rule_match_words(uint32_t type, const char **w)
 {
-	w[1] = NULL;
-	if (type == TYPE_IPADDR || type == TYPE_IP6ADDR ||
-	    type == TYPE_ETHERADDR) {
-		w[0] = "saddr";
-		w[1] = "daddr";
-	} else if (type == TYPE_INET_SERVICE) {
-		w[0] = "sport";
-		w[1] = "dport";
-	} else {
-		w[0] = type == TYPE_MARK ? "mark" : "l4proto";
-	}
+	const struct rule_field *f = rule_field(type);
+
+	w[0] = f ? f->src : "?";
+	w[1] = f ? f->dst : NULL;
 }
 
 static int rule_match(struct ctx *c, const struct setinfo *si,
@@ -380,15 +165,15 @@ static int rule_match(struct ctx *c, const struct setinfo *si,
 	return 0;
 }
 
-static int rule_verdict(struct ctx *c, struct nftnl_rule *r, uint16_t family,
-			const char *table, const char *v)
+/* --verdict accept|drop|continue|return|jump:CHAIN|goto:CHAIN into s */
+static int rule_verdict(struct ctx *c, uint16_t family, const char *table,
+			const char *v, struct rule_shape *s)
 {
 	static const struct { const char *name; int32_t code; } verdicts[] = {
 		{ "accept", NF_ACCEPT }, { "drop", NF_DROP },
 		{ "continue", NFT_CONTINUE }, { "return", NFT_RETURN },
 		{ "jump:", NFT_JUMP }, { "goto:", NFT_GOTO },
 	};
-	struct nftnl_expr *e;
 	struct qbuf q;
 
 	for (size_t i = 0; i < sizeof(verdicts) / sizeof(verdicts[0]); i++) {
@@ -405,15 +190,10 @@ static int rule_verdict(struct ctx *c, struct nftnl_rule *r, uint16_t family,
 				err = cmd_chain_target(c, family, table, v + len);
 			if (err)
 				return err;
+			s->chain = v + len;
 		}
-		err = rule_expr(r, &e, "immediate");
-		if (err)
-			return err;
-		nftnl_expr_set_u32(e, NFTNL_EXPR_IMM_DREG, NFT_REG_VERDICT);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_IMM_VERDICT,
-				   (uint32_t)verdicts[i].code);
-		if (chain)
-			nftnl_expr_set_str(e, NFTNL_EXPR_IMM_CHAIN, v + len);
+		s->has_verdict = 1;
+		s->verdict = verdicts[i].code;
 		return 0;
 	}
 	return cmd_refuse(c, "bad verdict '%s' (accept, drop, continue, return, "
@@ -474,35 +254,43 @@ static int rule_parse_opts(struct ctx *c, int argc, char **argv,
 	return 0;
 }
 
+/* The set (or map) and --match of o into s, checked. */
+static int rule_set(struct ctx *c, struct setinfo *si,
+		    const struct rule_opts *o, struct rule_shape *s)
+{
+	int err = cmd_setinfo(c, si);
+
+	if (!err && o->kind == RULE_VMAP && si->kt.dtype != KT_DATA_VERDICT)
+		err = cmd_refuse(c, "--vmap %s: not a verdict map", o->set);
+	if (!err && o->kind == RULE_MAP && si->kt.dtype != TYPE_MARK)
+		err = cmd_refuse(c, "--map %s: not a map with --data mark",
+				 o->set);
+	if (!err)
+		err = rule_match(c, si, o->match, &s->src);
+	if (!err)
+		err = rule_check_exprs(c, si, o);
+	s->si = si;
+	s->kind = o->kind;
+	s->lookups = o->lookups;
+	return err;
+}
+
 static int rule_build(struct ctx *c, struct nftnl_rule *r, uint16_t family,
 		      const char *table, const struct rule_opts *o)
 {
-	struct nftnl_expr *e;
-	unsigned int src = 0;
+	struct setinfo si = { .family = family, .table = table,
+			      .name = o->set };
+	struct rule_shape s = { .counter = o->counter };
+	char why[160];
 	int err = 0;
 
-	if (o->set) {
-		struct setinfo si = { .family = family, .table = table,
-				      .name = o->set };
-
-		err = cmd_setinfo(c, &si);
-		if (!err && o->kind == RULE_VMAP && si.kt.dtype != KT_DATA_VERDICT)
-			err = cmd_refuse(c, "--vmap %s: not a verdict map", o->set);
-		if (!err && o->kind == RULE_MAP && si.kt.dtype != TYPE_MARK)
-			err = cmd_refuse(c, "--map %s: not a map with --data mark",
-					 o->set);
-		if (!err)
-			err = rule_match(c, &si, o->match, &src);
-		if (!err)
-			err = rule_check_exprs(c, &si, o);
-		if (!err)
-			err = rule_lookups(c, r, &si, o->lookups, o->kind, src);
-	}
-	if (!err && o->counter)
-		err = rule_expr(r, &e, "counter");
+	if (o->set)
+		err = rule_set(c, &si, o, &s);
 	if (!err && o->verdict)
-		err = rule_verdict(c, r, family, table, o->verdict);
-	return err;
+		err = rule_verdict(c, family, table, o->verdict, &s);
+	if (!err)
+		err = rule_build_exprs(r, &s, why, sizeof(why));
+	return err == -EINVAL ? cmd_refuse(c, "%s", why) : err;
 }
 
 int cmd_rule(struct ctx *c, int argc, char **argv)

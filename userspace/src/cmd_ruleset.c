@@ -31,6 +31,8 @@ int cmd_ruleset(struct ctx *c, int argc, char **argv)
 		err = setreg_forget(&c->sets, family, NULL, NULL);
 	if (!err)
 		err = setreg_forget(&c->chains, family, NULL, NULL);
+	if (!err)
+		merge_reg_forget(&c->merges, family, NULL, NULL);
 	if (err) {
 		cmd_txn_abort(c, t);
 		return cmd_fail(c, "ruleset", err);

@@ -26,7 +26,7 @@
 
 struct set_opts {
 	const char *type, *flags, *timeout, *size, *policy, *data;
-	int counter;
+	int counter, automerge;
 };
 
 static int set_parse_opts(struct ctx *c, int argc, char **argv,
@@ -40,6 +40,7 @@ static int set_parse_opts(struct ctx *c, int argc, char **argv,
 		{ "policy", required_argument, NULL, 'p' },
 		{ "counter", no_argument, NULL, 'c' },
 		{ "data", required_argument, NULL, 'd' },
+		{ "auto-merge", no_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned int seen = 0;
@@ -56,6 +57,7 @@ static int set_parse_opts(struct ctx *c, int argc, char **argv,
 		case 'p': o->policy = optarg; break;
 		case 'c': o->counter = 1; break;
 		case 'd': o->data = optarg; break;
+		case 'a': o->automerge = 1; break;
 		default: return cmd_opt_err(c, ch, argv);
 		}
 		err = cmd_once(c, &seen, li, opts[li].name);
@@ -83,6 +85,10 @@ static int set_flags(struct ctx *c, const char *list, uint32_t *flags)
 			if (strlen(names[i].name) == len &&
 			    !strncmp(names[i].name, p, len))
 				break;
+		if (i == sizeof(names) / sizeof(names[0]) &&
+		    !strncmp(p, "auto-merge", len) && len == 10)
+			return cmd_refuse(c, "--flags: auto-merge is no set flag "
+					  "(in nft either): --auto-merge");
 		if (i == sizeof(names) / sizeof(names[0]))
 			return cmd_refuse(c, "unknown set flag in '%s' (interval, "
 					  "timeout, constant, dynamic)",
@@ -97,7 +103,8 @@ static int set_flags(struct ctx *c, const char *list, uint32_t *flags)
 	return 0;
 }
 
-static int set_udata(struct nftnl_set *s, const struct keytype *kt)
+static int set_udata(struct nftnl_set *s, const struct keytype *kt,
+		     int automerge)
 {
 	struct nftnl_udata_buf *ud = nftnl_udata_buf_alloc(64);
 	struct nftnl_udata *nest;
@@ -115,6 +122,8 @@ static int set_udata(struct nftnl_set *s, const struct keytype *kt)
 				    keytype_field_byteorder(kt->dtype));
 		nftnl_udata_put_u32(ud, NFTNL_UDATA_SET_DATA_INTERVAL, 0);
 	}
+	if (automerge)	/* as nft writes it; nft lists "auto-merge" */
+		nftnl_udata_put_u32(ud, NFTNL_UDATA_SET_MERGE_ELEMENTS, 1);
 	if (kt->nfields > 1) {
 		nest = nftnl_udata_nest_start(ud, NFTNL_UDATA_SET_KEY_TYPEOF);
 		nftnl_udata_put_u32(ud, NFTNL_UDATA_SET_TYPEOF_EXPR, 13);
@@ -125,6 +134,50 @@ static int set_udata(struct nftnl_set *s, const struct keytype *kt)
 	nftnl_set_set_data(s, NFTNL_SET_USERDATA, nftnl_udata_buf_data(ud),
 			   nftnl_udata_buf_len(ud));
 	nftnl_udata_buf_free(ud);
+	return 0;
+}
+
+/* --auto-merge: as nft 1.0.6 merges, single-field interval sets only */
+static int set_automerge(struct ctx *c, const struct set_opts *o,
+			 struct setinfo *si)
+{
+	if (!o->automerge)
+		return 0;
+	if (si->kt.dtype)
+		return cmd_refuse(c, "--auto-merge is for sets (nft 1.0.6 has "
+				  "no auto-merge for maps)");
+	if (!(si->flags & NFT_SET_INTERVAL))
+		return cmd_refuse(c, "--auto-merge needs --flags interval (as "
+				  "in nft: auto-merge only works with interval "
+				  "sets)");
+	if (si->kt.nfields > 1)
+		return cmd_refuse(c, "--auto-merge: single-field interval sets "
+				  "only (nft 1.0.6 takes it on concatenations "
+				  "but merges nothing there)");
+	si->automerge = 1;
+	return 0;
+}
+
+/* --policy and --counter */
+static int set_policy_counter(struct ctx *c, struct nftnl_set *s,
+			      const struct set_opts *o)
+{
+	struct qbuf q;
+
+	if (o->policy) {
+		if (strcmp(o->policy, "performance") && strcmp(o->policy, "memory"))
+			return cmd_refuse(c, "bad policy '%s' (performance, "
+					  "memory)", quote(&q, o->policy));
+		nftnl_set_set_u32(s, NFTNL_SET_POLICY, strcmp(o->policy, "memory") ?
+				  NFT_SET_POL_PERFORMANCE : NFT_SET_POL_MEMORY);
+	}
+	if (o->counter) {
+		struct nftnl_expr *e = nftnl_expr_alloc("counter");
+
+		if (!e)
+			return -ENOMEM;
+		nftnl_set_add_expr(s, e);
+	}
 	return 0;
 }
 
@@ -182,20 +235,9 @@ static int set_fill(struct ctx *c, struct nftnl_set *s, const struct set_opts *o
 		nftnl_set_set_u32(s, NFTNL_SET_DESC_SIZE, (uint32_t)v);
 		si->size = (uint32_t)v;
 	}
-	if (o->policy) {
-		if (strcmp(o->policy, "performance") && strcmp(o->policy, "memory"))
-			return cmd_refuse(c, "bad policy '%s' (performance, "
-					  "memory)", quote(&q, o->policy));
-		nftnl_set_set_u32(s, NFTNL_SET_POLICY, strcmp(o->policy, "memory") ?
-				  NFT_SET_POL_PERFORMANCE : NFT_SET_POL_MEMORY);
-	}
-	if (o->counter) {
-		struct nftnl_expr *e = nftnl_expr_alloc("counter");
-
-		if (!e)
-			return -ENOMEM;
-		nftnl_set_add_expr(s, e);
-	}
+	err = set_policy_counter(c, s, o);
+	if (err)
+		return err;
 	nftnl_set_set_u32(s, NFTNL_SET_FLAGS, flags);
 	nftnl_set_set_u32(s, NFTNL_SET_KEY_TYPE, keytype_id(&kt));
 	nftnl_set_set_u32(s, NFTNL_SET_KEY_LEN, kt.key_len);
@@ -203,7 +245,28 @@ static int set_fill(struct ctx *c, struct nftnl_set *s, const struct set_opts *o
 	si->flags = flags;
 	si->kt = kt;
 	si->kt.interval = !!(flags & NFT_SET_INTERVAL);
-	return set_udata(s, &kt);
+	err = set_automerge(c, o, si);
+	return err ? err : set_udata(s, &kt, o->automerge);
+}
+
+/*
+ * What later commands of a script know of the set: its declaration, its
+ * deletion, and for auto-merge that it is empty after set add or flush.
+ */
+static int set_remember(struct ctx *c, uint16_t type, const struct setinfo *si)
+{
+	int err = 0;
+
+	if (type == NFT_MSG_NEWSET)
+		err = setreg_add(&c->sets, si);
+	else if (type == NFT_MSG_DELSET)
+		err = setreg_forget(&c->sets, si->family, si->table, si->name);
+	if (!err && type == NFT_MSG_DELSET)
+		merge_reg_forget(&c->merges, si->family, si->table, si->name);
+	else if (!err && (type == NFT_MSG_DELSETELEM || si->automerge))
+		err = merge_reg_empty(&c->merges, si->family, si->table,
+				      si->name, si->kt.key_len);
+	return err;
 }
 
 int cmd_set(struct ctx *c, int argc, char **argv)
@@ -239,7 +302,8 @@ int cmd_set(struct ctx *c, int argc, char **argv)
 	if (err)
 		return err;
 	if (type != NFT_MSG_NEWSET && (o.type || o.flags || o.timeout ||
-				       o.size || o.policy || o.counter || o.data))
+				       o.size || o.policy || o.counter || o.data ||
+				       o.automerge))
 		return cmd_refuse(c, "%s %s takes no options", c->object, argv[0]);
 	if (type == NFT_MSG_NEWSET && is_map && !o.data)
 		return cmd_refuse(c, "map add needs --data verdict|TYPE");
@@ -270,10 +334,8 @@ int cmd_set(struct ctx *c, int argc, char **argv)
 	nftnl_set_free(s);
 	err = txn_msg_end(t);
 	/* later commands of a script see the set as declared here */
-	if (!err && type == NFT_MSG_NEWSET)
-		err = setreg_add(&c->sets, &si);
-	else if (!err && type == NFT_MSG_DELSET)
-		err = setreg_forget(&c->sets, family, argv[2], argv[3]);
+	if (!err)
+		err = set_remember(c, type, &si);
 	if (err) {
 		cmd_txn_abort(c, t);
 		return cmd_fail(c, argv[3], err);

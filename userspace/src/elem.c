@@ -33,9 +33,6 @@ static const struct { const char *name; int32_t code; int chain; } verdicts[] = 
 
 enum { ELEM_TEXT_MAX = 512 };	/* longest element text + 1 */
 
-enum { TYPE_IPADDR = 7, TYPE_IP6ADDR = 8, TYPE_ETHERADDR = 9,
-       TYPE_INET_PROTOCOL = 12, TYPE_INET_SERVICE = 13, TYPE_MARK = 19 };
-
 static const struct { const char *name; uint8_t num; } protos[] = {
 	{ "icmp", 1 }, { "igmp", 2 }, { "tcp", 6 }, { "udp", 17 },
 	{ "gre", 47 }, { "esp", 50 }, { "ah", 51 }, { "icmpv6", 58 },
@@ -704,8 +701,8 @@ int elem_parse_full(struct elem *e, const struct keytype *kt, const char *text,
 	return 0;
 }
 
-static int format_value(uint32_t type, int be, const uint8_t *v, char *buf,
-			size_t len)
+int elem_value_format(uint32_t type, int be, const uint8_t *v, char *buf,
+		      size_t len)
 {
 	char tmp[INET6_ADDRSTRLEN];
 	uint32_t m;
@@ -740,7 +737,7 @@ int elem_data_format(const struct keytype *kt, const struct elem_data *d,
 	int n = -1;
 
 	if (kt->dtype != KT_DATA_VERDICT) {
-		n = format_value(kt->dtype, 0, d->value, buf, len);
+		n = elem_value_format(kt->dtype, 0, d->value, buf, len);
 	} else {
 		for (size_t i = 0; i < sizeof(verdicts) / sizeof(verdicts[0]); i++)
 			if (verdicts[i].code == d->verdict)
@@ -752,7 +749,7 @@ int elem_data_format(const struct keytype *kt, const struct elem_data *d,
 }
 
 /* Prefix length if [lo, hi] is exactly one CIDR block, else -1. */
-static int range_prefix(const uint8_t *lo, const uint8_t *hi, uint32_t len)
+int elem_range_prefix(const uint8_t *lo, const uint8_t *hi, uint32_t len)
 {
 	uint32_t bits = len * 8, p = 0;
 
@@ -783,7 +780,7 @@ int elem_format(const struct keytype *kt, const uint8_t *key,
 				return -ENOSPC;
 			off += (size_t)n;
 		}
-		n = format_value(f->type, kt->interval, key + f->offset, buf + off,
+		n = elem_value_format(f->type, kt->interval, key + f->offset, buf + off,
 				 len - off);
 		if (n < 0 || (size_t)n >= len - off)
 			return -ENOSPC;
@@ -793,7 +790,7 @@ int elem_format(const struct keytype *kt, const uint8_t *key,
 
 			/* as nft lists them: address blocks as prefixes */
 			if (f->type == TYPE_IPADDR || f->type == TYPE_IP6ADDR)
-				plen = range_prefix(key + f->offset,
+				plen = elem_range_prefix(key + f->offset,
 						    key_end + f->offset, f->len);
 			if (plen >= 0) {
 				n = snprintf(buf + off, len - off, "/%d", plen);
@@ -805,7 +802,7 @@ int elem_format(const struct keytype *kt, const uint8_t *key,
 			if (off + 1 >= len)
 				return -ENOSPC;
 			buf[off++] = '-';
-			n = format_value(f->type, kt->interval, key_end + f->offset,
+			n = elem_value_format(f->type, kt->interval, key_end + f->offset,
 					 buf + off, len - off);
 			if (n < 0 || (size_t)n >= len - off)
 				return -ENOSPC;

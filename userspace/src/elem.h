@@ -60,6 +60,11 @@ int elem_format(const struct keytype *kt, const uint8_t *key,
 		const uint8_t *key_end, char *buf, size_t len);
 int elem_data_format(const struct keytype *kt, const struct elem_data *d,
 		     char *buf, size_t len);
+/* One field's value (be: a host-endian type stored big endian); snprintf() */
+int elem_value_format(uint32_t type, int be, const uint8_t *v, char *buf,
+		      size_t len);
+/* Prefix length if [lo, hi] is exactly one CIDR block, else -1. */
+int elem_range_prefix(const uint8_t *lo, const uint8_t *hi, uint32_t len);
 int elem_key_inc(const struct keytype *kt, const uint8_t *in, uint8_t *out);
 int elem_key_dec(const struct keytype *kt, const uint8_t *in, uint8_t *out);
 int timeout_parse(const char *s, uint64_t *ms);

@@ -17,6 +17,10 @@ enum {
 	KT_TYPE_BITS = 6,
 };
 
+/* nft datatype ids of the key types nftlab knows (nftables enum datatypes) */
+enum { TYPE_IPADDR = 7, TYPE_IP6ADDR = 8, TYPE_ETHERADDR = 9,
+       TYPE_INET_PROTOCOL = 12, TYPE_INET_SERVICE = 13, TYPE_MARK = 19 };
+
 enum kt_byteorder {
 	KT_HOST_ENDIAN = 1,	/* nft's BYTEORDER_HOST_ENDIAN */
 	KT_BIG_ENDIAN = 2,	/* nft's BYTEORDER_BIG_ENDIAN */

@@ -11,8 +11,6 @@
 #include "linein.h"
 #include "script.h"
 
-#define NFTLAB_VERSION "0.2"
-
 static const char help[] =
 "Usage: nftlab [-c] [--max-batch BYTES] [--stats] OBJECT VERB ARGS...\n"
 "       nftlab [-c] [--max-batch BYTES] [--stats] -f FILE|-\n"
@@ -30,6 +28,7 @@ static const char help[] =
 "  set add FAMILY TABLE SET --type 'ipv4_addr . inet_service'\n"
 "            [--flags interval,timeout,constant,dynamic] [--timeout TIME]\n"
 "            [--size N] [--counter] [--policy performance|memory]\n"
+"            [--auto-merge]\n"
 "  set flush|del FAMILY TABLE SET\n"
 "  map add FAMILY TABLE MAP --type SPEC --data verdict|TYPE [set options]\n"
 "  map flush|del FAMILY TABLE MAP    elements: 'KEY : DATA'\n"
@@ -41,6 +40,10 @@ static const char help[] =
 "            [--match 'saddr . sport']] [--counter]\n"
 "            [--verdict accept|drop|continue|return|jump:CHAIN|goto:CHAIN]\n"
 "  counter add|del FAMILY TABLE NAME\n"
+"  list ruleset [FAMILY] [--json]     what nft list (nft -j list) prints\n"
+"  list table FAMILY TABLE [--json]\n"
+"  list chain FAMILY TABLE CHAIN [--json]\n"
+"  list set|map FAMILY TABLE NAME [--json]\n"
 "  counters [FAMILY [TABLE]]          all counters as JSON\n"
 "  ruleset flush [FAMILY]\n"
 "  gen FIELDS --count N [--start N] [--range-size N] [--proto P]\n"
@@ -237,9 +240,13 @@ int main(int argc, char **argv)
 	}
 	if (script)
 		err = script_run(&c, script);
-	else
+	else {
+		c.argv_base = i;
 		err = cmd_run(&c, argc - i, argv + i, "", op, sizeof(op));
+	}
 	nl_close(&c.nl);
+	elem_src_free(&c.srcmap);
+	merge_reg_free(&c.merges);
 	setreg_free(&c.sets);
 	setreg_free(&c.chains);
 	if ((fflush(stdout) || ferror(stdout)) && err >= 0) {

@@ -10,8 +10,9 @@
 /*
  * Words nft 1.0.6 reads as keywords where a table, chain or set name is
  * expected (checked with "nft -c" on "table ip W { set W ...; chain W
- * ... @W }"): nft lists such names unquoted and cannot parse its own
- * listing, so they are refused.
+ * ... @W }", and with "nft list table ip W", "list chain ip t W", "list
+ * set ip t W"): nft lists such names unquoted and cannot parse its own
+ * listing, or cannot list the object by its name, so they are refused.
  */
 static const char *const keywords[] = {
 #include "name_keywords.h"
@@ -61,7 +62,8 @@ int name_check(const char *s, char *why, size_t whylen)
 	for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++)
 		if (!strcmp(keywords[i], s))
 			return why_fmt(why, whylen, "'%s' is an nft keyword: nft "
-				       "could not read its own listing back", s);
+				       "could not read its own listing back, "
+				       "or list it by name", s);
 	return 0;
 }
 

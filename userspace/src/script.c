@@ -89,6 +89,7 @@ int script_run(struct ctx *c, const char *path)
 	}
 	s.t.check = c->check;
 	c->script = &s.t;
+	elem_src_reset(&c->srcmap);
 	while ((err = linein_next(&in, &line)) > 0) {
 		err = script_line(&s, line, in.lineno);
 		if (err)

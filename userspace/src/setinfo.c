@@ -10,6 +10,7 @@
 #include <linux/netfilter/nfnetlink.h>
 #include <libnftnl/common.h>
 #include <libnftnl/set.h>
+#include <libnftnl/udata.h>
 
 #include "elem.h"
 #include "setinfo.h"
@@ -19,6 +20,98 @@ struct setinfo_parse {
 	int err;
 };
 
+struct udata_parse {
+	struct setinfo *si;
+	const char *unknown;
+};
+
+/* nft's typeof record of a concatenation of types: expression 13, no data */
+static int typeof_cb(const struct nftnl_udata *attr, void *data)
+{
+	int *plain = data;
+
+	switch (nftnl_udata_type(attr)) {
+	case NFTNL_UDATA_SET_TYPEOF_EXPR:
+		if (nftnl_udata_len(attr) != 4 || nftnl_udata_get_u32(attr) != 13)
+			*plain = 0;
+		break;
+	case NFTNL_UDATA_SET_TYPEOF_DATA:
+		if (nftnl_udata_len(attr))
+			*plain = 0;
+		break;
+	default:
+		*plain = 0;
+	}
+	return 0;
+}
+
+/* The user data records nft 1.0.6 writes for a "type" declaration. */
+static int udata_cb(const struct nftnl_udata *attr, void *data)
+{
+	struct udata_parse *u = data;
+	uint8_t len = nftnl_udata_len(attr);
+
+	switch (nftnl_udata_type(attr)) {
+	case NFTNL_UDATA_SET_KEYBYTEORDER:
+	case NFTNL_UDATA_SET_DATABYTEORDER:
+		break;
+	case NFTNL_UDATA_SET_MERGE_ELEMENTS:
+		u->si->automerge = len == 4 && nftnl_udata_get_u32(attr);
+		break;
+	case NFTNL_UDATA_SET_DATA_INTERVAL:
+		if (len != 4 || nftnl_udata_get_u32(attr))
+			u->unknown = "an interval map data type";
+		break;
+	case NFTNL_UDATA_SET_KEY_TYPEOF: {
+		int plain = 1;
+
+		if (nftnl_udata_parse(nftnl_udata_get(attr), len, typeof_cb,
+				      &plain) < 0 || !plain)
+			u->unknown = "a typeof key declaration";
+		break;
+	}
+	case NFTNL_UDATA_SET_COMMENT:
+		u->unknown = "a set comment";
+		break;
+	default:
+		u->unknown = "set user data nftlab does not know";
+		break;
+	}
+	return 0;
+}
+
+/*
+ * si from a set the kernel sent: flags, size, key and data types, and
+ * from the user data auto-merge.  The user data nftlab does not read
+ * (typeof, comments, ...) is named in *unknown, else NULL.
+ */
+int setinfo_from_set(struct setinfo *si, const struct nftnl_set *s,
+		     const char **unknown)
+{
+	struct udata_parse u = { .si = si };
+	const void *ud;
+	uint32_t len = 0;
+	int err;
+
+	si->flags = nftnl_set_get_u32(s, NFTNL_SET_FLAGS);
+	if (nftnl_set_is_set(s, NFTNL_SET_DESC_SIZE))
+		si->size = nftnl_set_get_u32(s, NFTNL_SET_DESC_SIZE);
+	err = keytype_from_id(&si->kt, nftnl_set_get_u32(s, NFTNL_SET_KEY_TYPE),
+			      nftnl_set_get_u32(s, NFTNL_SET_KEY_LEN));
+	si->kt.interval = !!(si->flags & NFT_SET_INTERVAL);
+	if (!err && (si->flags & NFT_SET_MAP))
+		err = keytype_set_data_id(&si->kt,
+				nftnl_set_get_u32(s, NFTNL_SET_DATA_TYPE),
+				nftnl_set_get_u32(s, NFTNL_SET_DATA_LEN));
+	ud = nftnl_set_is_set(s, NFTNL_SET_USERDATA) ?
+		nftnl_set_get_data(s, NFTNL_SET_USERDATA, &len) : NULL;
+	if (ud && nftnl_udata_parse(ud, len, udata_cb, &u) < 0)
+		u.unknown = "set user data nftlab cannot parse";
+	if (unknown)
+		*unknown = u.unknown;
+	return err;
+}
+
 static int setinfo_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct setinfo_parse *p = data;
@@ -26,21 +119,10 @@ static int setinfo_cb(const struct nlmsghdr *nlh, void *data)
 
 	if (!s)
 		return -ENOMEM;
-	if (nftnl_set_nlmsg_parse(nlh, s) < 0) {
+	if (nftnl_set_nlmsg_parse(nlh, s) < 0)
 		p->err = -EBADMSG;
-	} else {
-		p->si->flags = nftnl_set_get_u32(s, NFTNL_SET_FLAGS);
-		if (nftnl_set_is_set(s, NFTNL_SET_DESC_SIZE))
-			p->si->size = nftnl_set_get_u32(s, NFTNL_SET_DESC_SIZE);
-		p->err = keytype_from_id(&p->si->kt,
-					 nftnl_set_get_u32(s, NFTNL_SET_KEY_TYPE),
-					 nftnl_set_get_u32(s, NFTNL_SET_KEY_LEN));
-		p->si->kt.interval = !!(p->si->flags & NFT_SET_INTERVAL);
-		if (!p->err && (p->si->flags & NFT_SET_MAP))
-			p->err = keytype_set_data_id(&p->si->kt,
-				nftnl_set_get_u32(s, NFTNL_SET_DATA_TYPE),
-				nftnl_set_get_u32(s, NFTNL_SET_DATA_LEN));
-	}
+	else
+		p->err = setinfo_from_set(p->si, s, NULL);
 	nftnl_set_free(s);
 	return 0;
 }

@@ -17,10 +17,14 @@ struct setinfo {
 	const char *name;
 	uint32_t flags;		/* NFT_SET_* */
 	uint32_t size;		/* declared size, 0: none */
+	int automerge;		/* nft's auto-merge (set user data) */
 	struct keytype kt;
 };
 
 int setinfo_get(struct nl *nl, struct setinfo *si, struct nl_err *e);
+struct nftnl_set;
+int setinfo_from_set(struct setinfo *si, const struct nftnl_set *s,
+		     const char **unknown);
 int setinfo_is_concat_interval(const struct setinfo *si);
 int setinfo_is_single_interval(const struct setinfo *si);
 int elem_attr_format(const struct setinfo *si, const struct nlattr *elem,

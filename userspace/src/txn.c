@@ -283,7 +283,7 @@ static void txn_report(const struct txn *t, struct iovec *iov, int iovlen,
 		       const struct txn_reporter *rep)
 {
 	const struct nlmsghdr *req = txn_find(t, iov, iovlen, seq);
-	struct txn_what w = { .type = -1 };
+	struct txn_what w = { .type = -1, .txn = t };
 	char what[600] = "transaction", elem[512] = "", why[512];
 	const char *text = NULL;
 

@@ -58,6 +58,7 @@ struct txn_what {
 	const char *name;	/* chain, set, object; NULL if absent */
 	const struct nlattr *elem;	/* element the ext ACK points at */
 	const struct nlmsghdr *req;	/* the request elem is in */
+	const struct txn *txn;		/* the batch req is in */
 };
 
 /*
