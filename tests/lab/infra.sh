@@ -141,7 +141,9 @@ diff --git a/net/netfilter/nft_lookup.c b/net/netfilter/nft_lookup.c
 -- 
 2.39.5
 EOP
-printf 'feature/9999-broken.patch\n' >> "$patches/series"
+# into the [feature] group, ahead of the groups that follow it
+sed -i '/^\[lab-patched\]/i feature/9999-broken.patch' "$patches/series"
+grep -qx 'feature/9999-broken.patch' "$patches/series" || tap_bail "the series file has no [lab-patched] group to insert before"
 src=$(base_src)
 branches() { git -C "$src" branch --list 'nftlab/*' | sort; }
 before=$(branches)
