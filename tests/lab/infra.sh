@@ -117,6 +117,16 @@ tap_check "a guest that never stops printing is killed after --max-time (exit 12
 kill "${hogs[@]}" 2>/dev/null
 wait "${hogs[@]}" 2>/dev/null
 
+# --nft PREFIX below the host's /tmp (a cache there): the guest's tmpfs on
+# /tmp must not hide it and leave the host's nft on PATH instead.
+fake=$(mktemp -d /tmp/nftlab-fake-nft.XXXXXX)
+mkdir -p "$fake/sbin"
+printf '#!/bin/sh\necho "fake nft $*"\n' > "$fake/sbin/nft"
+chmod +x "$fake/sbin/nft"
+got=$(lab --results "$run/nft-prefix" --timeout 60 --nft "$fake" -- nft --version 2>/dev/null | grep -a '^fake nft')
+tap_check "--nft PREFIX below /tmp: the guest runs that nft (got: ${got:-another nft})" test "$got" = "fake nft --version"
+rm -rf "$fake"
+
 # A broken patch: a copy of the series with one patch that cannot apply.
 patches="$run/patches"
 cp -r "$top/kernel/series/patches" "$patches"
