@@ -123,7 +123,7 @@ fake=$(mktemp -d /tmp/nftlab-fake-nft.XXXXXX)
 mkdir -p "$fake/sbin"
 printf '#!/bin/sh\necho "fake nft $*"\n' > "$fake/sbin/nft"
 chmod +x "$fake/sbin/nft"
-got=$(lab --results "$run/nft-prefix" --timeout 60 --nft "$fake" -- nft --version 2>/dev/null | grep -a '^fake nft')
+got=$(lab --results "$run/nft-prefix" --timeout 60 --nft "$fake" -- nft --version 2>/dev/null | tr -d '\r' | grep -a '^fake nft')
 tap_check "--nft PREFIX below /tmp: the guest runs that nft (got: ${got:-another nft})" test "$got" = "fake nft --version"
 rm -rf "$fake"
 
