@@ -6,23 +6,7 @@
 #include <string.h>
 
 #include "elem_src.h"
-
-/* Room for one more of n items of size sz in *v (capacity *cap). */
-static int grow(void **v, size_t *cap, size_t n, size_t sz)
-{
-	size_t ncap;
-	void *p;
-
-	if (n < *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 16;
-	p = realloc(*v, ncap * sz);
-	if (!p)
-		return -ENOMEM;
-	*v = p;
-	*cap = ncap;
-	return 0;
-}
+#include "vec.h"
 
 int elem_src_add(struct elem_srcmap *m, enum elem_src_kind kind,
 		 const char *label, uint32_t *src)
@@ -30,7 +14,7 @@ int elem_src_add(struct elem_srcmap *m, enum elem_src_kind kind,
 	size_t n = strlen(label);
 	char *copy;
 
-	if (grow((void **)&m->srcs, &m->capsrc, m->nsrc, sizeof(*m->srcs)))
+	if (vec_grow((void **)&m->srcs, &m->capsrc, m->nsrc, sizeof(*m->srcs)))
 		return -ENOMEM;
 	if (n >= 2 && !strcmp(label + n - 2, ": "))
 		n -= 2;		/* a script's "FILE:LINE: " prefix */
@@ -48,7 +32,7 @@ int elem_src_run_start(struct elem_srcmap *m, uint64_t elem, uint32_t src,
 {
 	struct elem_src_run *r;
 
-	if (grow((void **)&m->runs, &m->capruns, m->nruns, sizeof(*m->runs)))
+	if (vec_grow((void **)&m->runs, &m->capruns, m->nruns, sizeof(*m->runs)))
 		return -ENOMEM;
 	r = &m->runs[m->nruns++];
 	r->first = elem;
@@ -62,7 +46,7 @@ int elem_src_run_start(struct elem_srcmap *m, uint64_t elem, uint32_t src,
 
 int elem_src_msg(struct elem_srcmap *m, uint32_t seq, uint64_t first)
 {
-	if (grow((void **)&m->msgs, &m->capmsgs, m->nmsgs, sizeof(*m->msgs)))
+	if (vec_grow((void **)&m->msgs, &m->capmsgs, m->nmsgs, sizeof(*m->msgs)))
 		return -ENOMEM;
 	m->msgs[m->nmsgs].seq = seq;
 	m->msgs[m->nmsgs].first = first;

@@ -21,25 +21,10 @@
 
 #include "cmd.h"
 #include "lst.h"
+#include "vec.h"
 
 enum { LST_BUF = 64 * 1024 };
 enum { CAP_TABLES, CAP_CHAINS, CAP_OBJS, CAP_FTS, CAP_SETS, CAP_RULES };
-
-static int lst_grow(void **v, size_t *cap, size_t n, size_t sz)
-{
-	size_t ncap;
-	void *p;
-
-	if (n < *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 16;
-	p = realloc(*v, ncap * sz);
-	if (!p)
-		return -ENOMEM;
-	*v = p;
-	*cap = ncap;
-	return 0;
-}
 
 int lst_in_table(const struct nftnl_table *t, uint16_t family,
 		 const char *table)
@@ -57,7 +42,7 @@ static int fn(const struct nlmsghdr *nlh, void *data)			\
 	if (!o)								\
 		return -ENOMEM;						\
 	if (type##_nlmsg_parse(nlh, o) < 0 ||				\
-	    lst_grow((void **)&l->arr, &l->cap[capi], l->n,		\
+	    vec_grow((void **)&l->arr, &l->cap[capi], l->n,		\
 		     sizeof(*l->arr))) {				\
 		type##_free(o);						\
 		return 0;						\
@@ -79,7 +64,7 @@ static int rules_cb(const struct nlmsghdr *nlh, void *data)
 	if (!r)
 		return -ENOMEM;
 	if (nftnl_rule_nlmsg_parse(nlh, r) < 0 ||
-	    lst_grow((void **)&l->rules, &l->cap[CAP_RULES], l->nrules,
+	    vec_grow((void **)&l->rules, &l->cap[CAP_RULES], l->nrules,
 		     sizeof(*l->rules))) {
 		nftnl_rule_free(r);
 		return 0;
@@ -97,7 +82,7 @@ static int sets_cb(const struct nlmsghdr *nlh, void *data)
 	if (!s)
 		return -ENOMEM;
 	if (nftnl_set_nlmsg_parse(nlh, s) < 0 ||
-	    lst_grow((void **)&l->sets, &l->cap[CAP_SETS], l->nsets,
+	    vec_grow((void **)&l->sets, &l->cap[CAP_SETS], l->nsets,
 		     sizeof(*l->sets))) {
 		nftnl_set_free(s);
 		return 0;
