@@ -68,18 +68,21 @@ def drop_key(cid):
     return "/".join(c[:2] + ["drop", "n0"] + c[4:])
 
 
+def lookup_rows(backends, cells, rows, labels):
+    """The per-lookup table's rows: each cell of BACKENDS less its drop cell,
+    one column per kernel label."""
+    return [[short_cell(c), m] + [lookup_text(rows.get((c, m, lab)), rows.get((drop_key(c), m, lab)))
+                                  for lab in labels]
+            for c, m in cells if parse_cell_id(c)["backend"] in backends]
+
+
 def lookups_only(resdirs, backends, cells, rows, labels):
     """The lookup table alone, for BACKENDS, with one line naming the runs:
     what a commit message quotes ([[include]] of a stored file)."""
     names = ", ".join(os.path.basename(os.path.normpath(d)) for d in resdirs)
     # short lines: a commit message wraps at 75 columns
     out = ["  instructions / retpoline thunks per lookup", "  (T0 run%s %s)" % ("s" if len(resdirs) > 1 else "", names), ""]
-    table = []
-    for c, m in cells:
-        if parse_cell_id(c)["backend"] not in backends:
-            continue
-        table.append([short_cell(c), m] + [lookup_text(rows.get((c, m, lab)), rows.get((drop_key(c), m, lab)))
-                                           for lab in labels])
+    table = lookup_rows(backends, cells, rows, labels)
     if not table:
         raise SystemExit("t0 compare: no cell of backend(s) %s in %s" % (",".join(backends), names))
     out += ["  " + line for line in render_table(["scenario", "spectre_v2"] + labels, table).split("\n")]
@@ -111,13 +114,7 @@ def compare(resdirs, lookups=None):
     table = [[short_cell(c), m] + [cell_text(rows.get((c, m, lab))) for lab in labels] for c, m in cells]
     out.append(render_table(hdr, table))
     out += ["", "The lookup alone (its cell less the drop cell of its group): instructions / thunks", ""]
-    table = []
-    for c, m in cells:
-        if parse_cell_id(c)["backend"] not in LOOKUP_BACKENDS:
-            continue
-        table.append([short_cell(c), m] + [lookup_text(rows.get((c, m, lab)), rows.get((drop_key(c), m, lab)))
-                                           for lab in labels])
-    out.append(render_table(hdr, table))
+    out.append(render_table(hdr, lookup_rows(LOOKUP_BACKENDS, cells, rows, labels)))
     return "\n".join(out) + "\n"
 
 
