@@ -12,6 +12,8 @@ set -u
 . "$(dirname "$0")/lists.sh"
 # shellcheck source=automerge.sh
 . "$(dirname "$0")/automerge.sh"
+# shellcheck source=open.sh
+. "$(dirname "$0")/open.sh"
 
 # elements of a set as nft -j prints them, sorted
 set_elems() {
@@ -666,5 +668,6 @@ test_list
 test_dup_positions
 test_automerge
 test_list_nft
+test_open_intervals
 test_teardown
 finish

@@ -36,6 +36,10 @@ struct ctx {
 	int argv_base;		/* index of OBJECT in main()'s argv; 0 in a
 				 * script (words count from 1) */
 	struct merge_reg merges;	/* auto-merge sets' intervals */
+	/* -f: single-field interval sets whose elements the transaction
+	 * changed (elem_open.h) */
+	struct setreg ivl_changed;
+	int ivl_all_changed;	/* ... every set: a table del, ruleset flush */
 };
 
 /* Exit status convention (nftlab.8, EXIT STATUS). */
@@ -45,6 +49,9 @@ enum {
 	EXIT_INPUT = 2,		/* input refused, nothing sent */
 };
 
+/* -f: the elements of si changed in this transaction, or it was deleted
+ * (cmd_element.c) */
+int ivl_changed_note(struct ctx *c, const struct setinfo *si, int deleted);
 int cmd_table(struct ctx *c, int argc, char **argv);
 int cmd_chain(struct ctx *c, int argc, char **argv);
 int cmd_set(struct ctx *c, int argc, char **argv);	/* also map */

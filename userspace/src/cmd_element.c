@@ -390,6 +390,25 @@ static int elem_from_args(struct ctx *c, struct elem_writer *w,
 static int elem_get(struct ctx *c, struct setinfo *si,
 		    const struct elem_opts *o);
 
+/*
+ * A script changed the elements of a single-field interval set (any set,
+ * if deleted: its type may not be known): an open interval given later in
+ * the transaction cannot be checked against the set as committed
+ * (elem_open.h).
+ */
+int ivl_changed_note(struct ctx *c, const struct setinfo *si, int deleted)
+{
+	struct setinfo known;
+
+	if (!c->script ||
+	    (!deleted && (!setinfo_is_single_interval(si) ||
+			  elem_merge_uses(si))) ||
+	    setreg_find(&c->ivl_changed, si->family, si->table, si->name,
+			&known) == 1)
+		return 0;
+	return setreg_add(&c->ivl_changed, si);
+}
+
 static int elem_write(struct ctx *c, struct setinfo *si, uint16_t type,
 		      uint16_t flags, const struct elem_opts *o)
 {
@@ -418,6 +437,8 @@ static int elem_write(struct ctx *c, struct setinfo *si, uint16_t type,
 	ivl_free(&merge);
 	if (!err)
 		err = ew_close(&w);
+	if (!err)
+		err = ivl_changed_note(c, si, 0);
 	c->elems += w.count;
 	c->srcmap.next = w.nelem;
 	if (err == -EMSGSIZE) {

@@ -31,8 +31,10 @@ int cmd_ruleset(struct ctx *c, int argc, char **argv)
 		err = setreg_forget(&c->sets, family, NULL, NULL);
 	if (!err)
 		err = setreg_forget(&c->chains, family, NULL, NULL);
-	if (!err)
+	if (!err) {
 		merge_reg_forget(&c->merges, family, NULL, NULL);
+		c->ivl_all_changed = !!c->script;
+	}
 	if (err) {
 		cmd_txn_abort(c, t);
 		return cmd_fail(c, "ruleset", err);

@@ -266,6 +266,8 @@ static int set_remember(struct ctx *c, uint16_t type, const struct setinfo *si)
 	else if (!err && (type == NFT_MSG_DELSETELEM || si->automerge))
 		err = merge_reg_empty(&c->merges, si->family, si->table,
 				      si->name, si->kt.key_len);
+	if (!err && (type == NFT_MSG_DELSETELEM || type == NFT_MSG_DELSET))
+		err = ivl_changed_note(c, si, type == NFT_MSG_DELSET);
 	return err;
 }
 

@@ -32,8 +32,10 @@ static int table_txn(struct ctx *c, uint16_t type, uint16_t flags,
 		err = setreg_forget(&c->sets, family, name, NULL);
 	if (!err && type == NFT_MSG_DELTABLE)
 		err = setreg_forget(&c->chains, family, name, NULL);
-	if (!err && type == NFT_MSG_DELTABLE)
+	if (!err && type == NFT_MSG_DELTABLE) {
 		merge_reg_forget(&c->merges, family, name, NULL);
+		c->ivl_all_changed = !!c->script;
+	}
 	if (err) {
 		cmd_txn_abort(c, t);
 		return cmd_fail(c, name, err);

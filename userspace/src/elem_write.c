@@ -98,7 +98,7 @@ int ew_add_slow(struct elem_writer *w, const struct elem *el, char *why,
 	const struct elem_data *d = el->has_data && w->keep_data ?
 		&el->data : NULL;
 	uint8_t next[KT_MAX_KEY];
-	int err;
+	int err, open;
 
 	if (w->merge)
 		return ew_collect(w, el, why, whylen);
@@ -131,11 +131,16 @@ int ew_add_slow(struct elem_writer *w, const struct elem *el, char *why,
 	case EW_SINGLE_INTERVAL:
 		break;
 	}
+	open = !!elem_key_inc(&w->si->kt, el->key_end, next);
+	if (w->keep_data) {
+		err = open_guard_check(&w->open, w->c, w->si, el->key,
+				       el->key_end, open, why, whylen);
+		if (err)
+			return err;
+	}
 	err = ew_put(w, el->key, NULL, 0, el->timeout_ms, d);
-	if (err)
-		return err;
-	if (elem_key_inc(&w->si->kt, el->key_end, next))
-		return 0;	/* range up to the largest value: no end */
+	if (err || open)
+		return err;	/* open: up to the largest value, no end */
 	w->in_end = 1;
 	err = ew_put(w, next, NULL, NFT_SET_ELEM_INTERVAL_END, 0, NULL);
 	w->in_end = 0;

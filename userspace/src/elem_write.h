@@ -7,6 +7,7 @@
 
 #include "elem.h"
 #include "elem_enc.h"
+#include "elem_open.h"
 #include "elem_src.h"
 #include "setinfo.h"
 #include "txn.h"
@@ -63,6 +64,8 @@ struct elem_writer {
 	int in_end;		/* writing an interval's end attribute */
 	/* auto-merge: intervals are collected here, not written */
 	struct ivl *merge;
+	/* element add|create into a single-field interval set */
+	struct open_guard open;
 };
 
 void ew_init(struct elem_writer *w, struct txn *t,

@@ -249,6 +249,7 @@ int main(int argc, char **argv)
 	merge_reg_free(&c.merges);
 	setreg_free(&c.sets);
 	setreg_free(&c.chains);
+	setreg_free(&c.ivl_changed);
 	if ((fflush(stdout) || ferror(stdout)) && err >= 0) {
 		fprintf(stderr, "nftlab: writing standard output: %s\n",
 			strerror(errno));

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef NFTLAB_ELEM_OPEN_H
+#define NFTLAB_ELEM_OPEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "keytype.h"
+
+/*
+ * Intervals open to the top of their type, checked before sending.
+ *
+ * A single-field interval set holds [start, end] as a start element and
+ * an end element at end + 1.  When end is the largest value of the type
+ * (0.0.0.0/0, 9.0.0.0-255.255.255.255, 0-65535) end + 1 does not exist,
+ * so the interval is its start element alone, as nft sends it.  Kernels
+ * that lack upstream's open-interval check accept such a start element
+ * even where it overlaps the set (6.12.117 and 6.18 do:
+ * tests/reliability/open-interval.c): the set then holds neither what it
+ * held nor what was asked (10.1.0.0/16 plus 0.0.0.0/0 becomes
+ * 0.0.0.0-10.0.255.255 and 10.1.0.0/16).  nft refuses such an overlap in
+ * userspace; so does nftlab, here, against the set as the kernel holds it
+ * and against the intervals given earlier in the same command.  Closed
+ * intervals are left to the kernel, which checks them (EEXIST, named by
+ * cmd_report.c).  An interval equal to one in the set or given earlier is
+ * left to the kernel too: element add takes it, element create refuses.
+ */
+struct ctx;
+struct setinfo;
+
+struct open_guard {
+	int have_open;			/* an open interval given */
+	uint8_t open_lo[KT_MAX_KEY];	/* the lowest start of those */
+	int have_hi;			/* an interval given */
+	uint8_t hi_lo[KT_MAX_KEY];	/* the one with the highest end */
+	uint8_t hi_hi[KT_MAX_KEY];
+	int set_checked;		/* the set was walked for this command */
+	uint8_t checked_lo[KT_MAX_KEY];	/* ... for an open interval from here */
+};
+
+/*
+ * The interval [lo, hi] (open: hi is the top of the type) of an element
+ * add or create: 0, or -EINVAL with the interval it overlaps in why.
+ * c->nl asks the kernel for the set's elements (once per command, at the
+ * first open interval).  In a script, an open interval into a set that an
+ * earlier command of the transaction changed is refused: the set as the
+ * kernel holds it is not what the transaction holds.
+ */
+int open_guard_check(struct open_guard *g, struct ctx *c,
+		     const struct setinfo *si, const uint8_t *lo,
+		     const uint8_t *hi, int open, char *why, size_t whylen);
+
+#endif
