@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-"""TAP output for every Python check of the suite (validate, unit tests).
+"""TAP output of the suite's Python checks (validate, t0.py validate,
+tests/results/check-results.py); the unit tests print theirs through
+tests/unit/unittest_tap.py, which takes the same chaining options.
 
 START numbers on from an earlier producer's tests (bench-quick runs
 several in one TAP stream); count_file() hands the numbers back to it."""

@@ -95,6 +95,61 @@ ruleset() {
 	ip netns exec "${1:-$NS}" nft list ruleset | sed -E 's/ expires [0-9hms]+//g'
 }
 
+# elements of a set as nft -j prints them, sorted
+set_elems() {
+	nftns -j list set "$1" "$2" "$3" | jq -S -c '[.nftables[] | select(.set) | .set.elem // [] | .[]] | sort'
+}
+
+# same_elems NAME FAMILY TABLE SET REFTABLE: SET equals the nft-loaded twin
+same_elems() {
+	local a b
+	a=$(set_elems "$2" "$3" "$4")
+	b=$(set_elems "$2" "$5" "$4")
+	if [ "$a" = "$b" ] && [ "$a" != "[]" ]; then
+		ok "$1"
+	else
+		not_ok "$1"
+		diff <(echo "$a" | jq .) <(echo "$b" | jq .) | head -20 | diag
+	fi
+}
+
+# ref_load FAMILY TABLE SET SETDEF FILE: nft loads FILE's elements into a twin
+ref_load() {
+	{
+		echo "table $1 $2 { set $3 { $4; }; }"
+		echo "add element $1 $2 $3 {"
+		sed 's/$/,/' "$5"
+		echo "}"
+	} > "$TMP/ref.nft"
+	nftns -f "$TMP/ref.nft"
+}
+
+# The elements of the generated sets (the case generated loads them, the
+# later ones start from them): $TMP/h.txt 1000 addresses, c.txt 1000
+# ranges of addr . port, i.txt 500 address ranges, m.txt 300 ranges of
+# addr6 . mac.  The first line of i.txt, 10.0.0.6-10.0.0.9, is no prefix.
+gen_files() {
+	if ! nftlab_raw gen 'addr4' --count 1000 --start 1 > "$TMP/h.txt" ||
+	   ! nftlab_raw gen 'addr4 . port' --count 1000 --range-size 1 > "$TMP/c.txt" ||
+	   ! nftlab_raw gen 'addr4' --count 500 --range-size 3 > "$TMP/i.txt" ||
+	   ! nftlab_raw gen 'addr6 . mac' --count 300 --range-size 2 > "$TMP/m.txt"; then
+		tap_bail "setup: nftlab gen failed"
+	fi
+}
+
+# given ARGS...: nftlab ARGS builds the state a case starts from (the
+# other cases' objects are not there: every case has a netns of its own).
+# It is no test of its own: a failure ends the case with one "not ok"
+# naming the command, since every later line would only repeat it.
+given() {
+	nftlab "$@" || tap_bail "setup: nftlab $* failed"
+}
+
+# given_ref FAMILY TABLE SET SETDEF FILE: ref_load for a case's setup
+given_ref() {
+	ref_load "$@" || tap_bail "setup: nft cannot load the twin $1 $2 $3"
+}
+
 finish() {
 	tap_end && exit 0
 	tap_diag "$tap_failed of $tap_n tests failed"

@@ -5,17 +5,19 @@ records (as guest/run-plan's own writers print them) read into the samples,
 loads and guest facts of results.json, and the TSV files of stored runs
 read into the same.
 
-TAP; [--tap-start N] [--count-file PATH] as bench-quick chains its tests."""
+python3 tests/unit/test_suite_guestlog.py: TAP ([--tap-start N]
+[--count-file PATH] as bench-quick chains its tests); -v: unittest's own
+runner."""
 import json
 import os
 import subprocess
 import sys
 import tempfile
+import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "nft_concat_range"))
 from nftbench import guestlog  # noqa: E402
-from nftbench import tap as taplib  # noqa: E402
 from nftbench.model import cell  # noqa: E402
 
 RUN_PLAN = os.path.join(HERE, "..", "..", "nft_concat_range", "guest", "run-plan")
@@ -34,55 +36,81 @@ def guest_writes(*args):
         return open(os.path.join(d, guestlog.RECORDS)).read()
 
 
-def main():
-    tap, count_file = taplib.from_argv()
-    odd = 'say "hi" \\ back\tslash\nline'
-    text = guest_writes("nft", odd, "start", "2026-12-01T10:00:00Z")
-    with tempfile.TemporaryDirectory() as d:
-        recs = [text, json.dumps(dict(record="load", gid="T1-net_port", type="net_port", nft_s=0.5, nftlab_s=0.25,
-                                      same=True, nftlab_procs=1)) + "\n",
-                json.dumps(dict(record="load", gid="T1-port_net", type="port_net", nft_s=0.1, nftlab_s=None,
-                                same=None, nftlab_procs=0)) + "\n",
-                json.dumps(SAMPLE) + "\n",
-                guest_writes("end", "2026-12-01T10:05:00Z")]
-        with open(os.path.join(d, guestlog.RECORDS), "w") as f:
-            f.write("".join(recs))
-        out = guestlog.read_out(d, "r1-patched-retpoline", "patched-retpoline")
-    tap.ok(out["guest"] == dict(nft=odd, start="2026-12-01T10:00:00Z", end="2026-12-01T10:05:00Z"),
-           "guest records: run-plan's writer escapes quotes, backslashes, tabs and newlines; records merge",
-           out["guest"])
-    s = out["samples"][0] if out["samples"] else {}
-    tap.ok(set(s) == set(guestlog.SAMPLE_KEYS) and s["cell"] == cell("T2", "net_port", "pipapo", 10, "0", "-aa")["cell"]
-           and s["n"] == 10 and s["tag"] == "-aa" and s["boot"] == "r1-patched-retpoline"
-           and s["role"] == "patched-retpoline" and s["valid"] is True and s["pps"] == 162428.1,
-           "sample record: the schema's sample fields, the cell's ID from its fields and the requested knob", s)
-    tap.ok([(r["same"], r["nftlab_s"], r["boot"]) for r in out["loads"]] ==
-           [("1", 0.25, "r1-patched-retpoline"), ("-", None, "r1-patched-retpoline")],
-           "load records: same listing as results.json keeps it (1, 0, -), times as numbers or None", out["loads"])
+ODD = 'say "hi" \\ back\tslash\nline'
 
-    # the same sample as a stored run's samples.tsv holds it
-    with tempfile.TemporaryDirectory() as d:
-        with open(os.path.join(d, "samples.tsv"), "w") as f:
-            f.write("# cell\trep\t...\n%s\t2\t0\t0\t500123\t81234\t0\t81234\t0\t162428.1\t1\tok\n" % s.get("cell"))
-        with open(os.path.join(d, "loads.tsv"), "w") as f:
-            f.write("# gid\n" "T1-net_port\tnet_port\t0.500\t0.250\t1\n" "T1-port_net\tnet_port\t0.100\t-\t-\n")
-        with open(os.path.join(d, "guest-info.txt"), "w") as f:
-            f.write("start=2026-12-01T10:00:00Z\n")
-        old = guestlog.read_out(d, "r1-patched-retpoline", "patched-retpoline")
-    tap.ok(old["samples"] == out["samples"] and [r["same"] for r in old["loads"]] == ["1", "-"]
-           and old["guest"] == dict(start="2026-12-01T10:00:00Z"),
-           "stored runs' TSV files read into the same samples, loads and guest facts", old)
+
+def read_records(*lines):
+    """guestlog.read_out() of a records.jsonl of LINES."""
     with tempfile.TemporaryDirectory() as d:
         with open(os.path.join(d, guestlog.RECORDS), "w") as f:
-            f.write(json.dumps(dict(record="samples")) + "\n")
-        try:
-            guestlog.read_out(d, "b")
-            raised = False
-        except ValueError:
-            raised = True
-    tap.ok(raised, "a record of an unknown kind is an error, not skipped")
-    return taplib.done(tap, count_file)
+            f.write("".join(lines))
+        return guestlog.read_out(d, "r1-patched-retpoline", "patched-retpoline")
+
+
+class Records(unittest.TestCase):
+    """A records.jsonl as a boot leaves it: run-plan's guest records
+    (written by its own shell functions), two loads, one sample."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.out = read_records(
+            guest_writes("nft", ODD, "start", "2026-12-01T10:00:00Z"),
+            json.dumps(dict(record="load", gid="T1-net_port", type="net_port", nft_s=0.5, nftlab_s=0.25,
+                            same=True, nftlab_procs=1)) + "\n",
+            json.dumps(dict(record="load", gid="T1-port_net", type="port_net", nft_s=0.1, nftlab_s=None,
+                            same=None, nftlab_procs=0)) + "\n",
+            json.dumps(SAMPLE) + "\n",
+            guest_writes("end", "2026-12-01T10:05:00Z"))
+
+    def test_guest_records(self):
+        """guest records: run-plan's writer escapes quotes, backslashes, tabs and newlines; records merge"""
+        self.assertEqual(self.out["guest"], dict(nft=ODD, start="2026-12-01T10:00:00Z", end="2026-12-01T10:05:00Z"))
+
+    def test_sample(self):
+        """sample record: the schema's sample fields, the cell's ID from its fields and the requested knob"""
+        self.assertEqual(len(self.out["samples"]), 1)
+        s = self.out["samples"][0]
+        self.assertEqual(set(s), set(guestlog.SAMPLE_KEYS))
+        self.assertEqual(s["cell"], cell("T2", "net_port", "pipapo", 10, "0", "-aa")["cell"])
+        self.assertEqual(s["n"], 10)
+        self.assertEqual(s["tag"], "-aa")
+        self.assertEqual(s["boot"], "r1-patched-retpoline")
+        self.assertEqual(s["role"], "patched-retpoline")
+        self.assertIs(s["valid"], True)
+        self.assertEqual(s["pps"], 162428.1)
+
+    def test_loads(self):
+        """load records: same listing as results.json keeps it (1, 0, -), times as numbers or None"""
+        self.assertEqual([(r["same"], r["nftlab_s"], r["boot"]) for r in self.out["loads"]],
+                         [("1", 0.25, "r1-patched-retpoline"), ("-", None, "r1-patched-retpoline")])
+
+    def test_stored_tsv(self):
+        """stored runs' TSV files read into the same samples, loads and guest facts"""
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "samples.tsv"), "w") as f:
+                f.write("# cell\trep\t...\n%s\t2\t0\t0\t500123\t81234\t0\t81234\t0\t162428.1\t1\tok\n"
+                        % cell("T2", "net_port", "pipapo", 10, "0", "-aa")["cell"])
+            with open(os.path.join(d, "loads.tsv"), "w") as f:
+                f.write("# gid\n" "T1-net_port\tnet_port\t0.500\t0.250\t1\n" "T1-port_net\tnet_port\t0.100\t-\t-\n")
+            with open(os.path.join(d, "guest-info.txt"), "w") as f:
+                f.write("start=2026-12-01T10:00:00Z\n")
+            old = guestlog.read_out(d, "r1-patched-retpoline", "patched-retpoline")
+        self.assertEqual(old["samples"], self.out["samples"])
+        self.assertEqual([r["same"] for r in old["loads"]], ["1", "-"])
+        self.assertEqual(old["guest"], dict(start="2026-12-01T10:00:00Z"))
+
+
+class Unknown(unittest.TestCase):
+    def test_unknown_record(self):
+        """a record of an unknown kind is an error, not skipped"""
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, guestlog.RECORDS), "w") as f:
+                f.write(json.dumps(dict(record="samples")) + "\n")
+            with self.assertRaises(ValueError):
+                guestlog.read_out(d, "b")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.path.insert(0, HERE)
+    import unittest_tap
+    sys.exit(unittest_tap.run_file(__file__))

@@ -6,17 +6,22 @@ whole run with stand-ins for kernel/builder/build and kernel/runner/lab-run (no 
 the kernels resolved, the boots alternated, each boot's build recorded as
 it started, the report rendered from what the run recorded.
 
-TAP; [--tap-start N] [--count-file PATH] as bench-quick chains its tests."""
+python3 tests/unit/test_suite_host.py: TAP ([--tap-start N]
+[--count-file PATH] as bench-quick chains its tests); -v: unittest's own
+runner."""
+import argparse
 import json
 import os
+import shutil
 import sys
 import tempfile
+import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "nft_concat_range"))
 from nftbench import cli, host, lab, runlog  # noqa: E402
-from nftbench import tap as taplib  # noqa: E402
 from nftbench.files import write  # noqa: E402
+from nftbench.report import report  # noqa: E402
 
 # kernel/builder/build's stand-in: prints $FAKE_KERNELS/ARCH-VARIANT-FLAVOR when it
 # holds a kernel, fails otherwise; with --print-path, prints it regardless.
@@ -52,7 +57,7 @@ sys.exit(int(os.environ.get("FAKE_RC_" + os.path.basename(kdir).replace("-", "_"
 """
 
 
-def fake_run(tap, tmp, argv, env=None):
+def fake_run(tmp, argv, env=None):
     """host.run() of bench ARGV with the stand-ins; (rc, results dir)."""
     saved = (lab.KERNEL_BUILD, lab.LAB_RUN, dict(os.environ))
     try:
@@ -76,34 +81,58 @@ def fake_run(tap, tmp, argv, env=None):
 
 
 def cli_args(argv):
-    import argparse
-
     ap = argparse.ArgumentParser()
     cli.bench_parser(ap.add_subparsers(dest="cmd"))
     return ap.parse_args(["bench"] + argv)
 
 
-def main():
-    tap, count_file = taplib.from_argv()
-    s = host.settings("default", None)
-    q = host.settings("quick", None)
-    f = host.settings("full", ["T0", "T2"], reps=5)
-    tap.ok((s["rounds"], s["reps"], s["duration"], s["selftest"], s["t0"], s["tables"][0]) ==
-           (2, 3, "0.5", False, True, "T1") and (q["rounds"], q["reps"], q["duration"], q["t0"], q["tables"][0]) ==
-           (1, 1, "0.2", False, "T1") and (f["rounds"], f["reps"], f["duration"], f["selftest"], f["t0"],
-                                           f["tables"]) == (4, 5, "1", True, True, ["T2"]),
-           "settings: each mode's defaults, options win, T0 apart from the timed tables", (s, q, f))
-    order = host.boot_order(["a", "b", "c"], 3)
-    tap.ok(order == [(1, "a", 2), (1, "b", 3), (1, "c", 4), (2, "c", 5), (2, "b", 6), (2, "a", 7),
-                     (3, "a", 8), (3, "b", 9), (3, "c", 10)],
-           "boot order: kernels alternate between rounds, one seed per boot", order)
-    tap.ok((host.guest_timeout(10, "0.5", "um"), host.guest_timeout(10, "0.5", "x86_64")) == (225, 675),
-           "guest timeout: 180 s plus 4.5 s per 0.5 s sample, three times that under TCG")
-    tap.ok(host.kernel_roles("quick", ["T1", "T2"]) == ["patched-retpoline"] and
-           host.kernel_roles("default", ["T4"]) == ["baseline-retpoline", "patched-retpoline"],
-           "kernel roles: the tables' kernels; --quick the patched retpoline one only")
+def read_json(*path):
+    with open(os.path.join(*path)) as f:
+        return json.load(f)
 
-    with tempfile.TemporaryDirectory() as tmp:
+
+def read(*path):
+    with open(os.path.join(*path)) as f:
+        return f.read()
+
+
+class Settings(unittest.TestCase):
+    def test_modes(self):
+        """settings: each mode's defaults, options win, T0 apart from the timed tables"""
+        s = host.settings("default", None)
+        self.assertEqual((s["rounds"], s["reps"], s["duration"], s["selftest"], s["t0"], s["tables"][0]),
+                         (2, 3, "0.5", False, True, "T1"))
+        q = host.settings("quick", None)
+        self.assertEqual((q["rounds"], q["reps"], q["duration"], q["t0"], q["tables"][0]), (1, 1, "0.2", False, "T1"))
+        f = host.settings("full", ["T0", "T2"], reps=5)
+        self.assertEqual((f["rounds"], f["reps"], f["duration"], f["selftest"], f["t0"], f["tables"]),
+                         (4, 5, "1", True, True, ["T2"]))
+
+    def test_boot_order(self):
+        """boot order: kernels alternate between rounds, one seed per boot"""
+        self.assertEqual(host.boot_order(["a", "b", "c"], 3),
+                         [(1, "a", 2), (1, "b", 3), (1, "c", 4), (2, "c", 5), (2, "b", 6), (2, "a", 7),
+                          (3, "a", 8), (3, "b", 9), (3, "c", 10)])
+
+    def test_guest_timeout(self):
+        """guest timeout: 180 s plus 4.5 s per 0.5 s sample, three times that under TCG"""
+        self.assertEqual(host.guest_timeout(10, "0.5", "um"), 225)
+        self.assertEqual(host.guest_timeout(10, "0.5", "x86_64"), 675)
+
+    def test_kernel_roles(self):
+        """kernel roles: the tables' kernels; --quick the patched retpoline one only"""
+        self.assertEqual(host.kernel_roles("quick", ["T1", "T2"]), ["patched-retpoline"])
+        self.assertEqual(host.kernel_roles("default", ["T4"]), ["baseline-retpoline", "patched-retpoline"])
+
+
+class FakeRun(unittest.TestCase):
+    """bench with stand-ins for the kernel build and the boot: a run of T4
+    over two rounds (NFTB_KNOB set), after which the cache holds another
+    build of the patched kernel than the one booted."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tmp = tempfile.mkdtemp(prefix="suite-host-")
         write(os.path.join(tmp, "build"), FAKE_BUILD)
         write(os.path.join(tmp, "lab-run"), FAKE_LAB_RUN)
         os.chmod(os.path.join(tmp, "build"), 0o755)
@@ -114,45 +143,66 @@ def main():
                   "name: %s\nbase: linux-source-6.12 6.12.117-1~deb12u1\ncommit: booted-%s\nseries: s\n"
                   "stamp: tree:1 key\n" % (name, name))
             write(os.path.join(tmp, "kernels", name, "config"), "CONFIG_X=y\n")
-        rc, res = fake_run(tap, tmp, ["--tables", "T4", "--rounds", "2", "--reps", "1"],
-                           dict(NFTB_KNOB="net.test.knob"))
+        cls.rc, cls.res = fake_run(tmp, ["--tables", "T4", "--rounds", "2", "--reps", "1"],
+                                   dict(NFTB_KNOB="net.test.knob"))
         # the cache holds another build by now: the report keeps the booted one
         write(os.path.join(tmp, "kernels", "um-patched-retpoline", "BUILD-INFO"), "commit: rebuilt\n")
-        run = runlog.read_run(res)
-        boots = sorted(os.listdir(os.path.join(res, "raw")))
-        recs = [json.load(open(os.path.join(res, "raw", b, runlog.BOOT))) for b in boots]
-        tap.ok(rc == 0 and boots == ["r1-baseline-retpoline", "r1-patched-retpoline", "r2-baseline-retpoline",
-                                     "r2-patched-retpoline"] and all(r["status"] == 0 for r in recs) and
-               all(r["build"]["commit"] == "booted-um-" + r["role"] and len(r["build"]["config_sha256"]) == 64
-                   for r in recs) and [r["role"] for r in run["host_load"]] ==
-               ["baseline-retpoline", "patched-retpoline", "patched-retpoline", "baseline-retpoline"],
-               "run: both kernels booted in alternating order, the build of each recorded as it booted",
-               (rc, boots, recs))
-        guest = open(os.path.join(res, "raw", "r1-patched-retpoline", "out", "records.jsonl")).readline()
-        tap.ok("NFTB_KNOB=net.test.knob" in guest and "NFTB_DURATION=0.5" in guest and
-               open(os.path.join(res, "raw", "r1-patched-retpoline", "console.log")).read() ==
-               "guest output of um-patched-retpoline\n",
-               "run: the guest's environment from the settings and NFTB_KNOB; its output in console.log", guest)
-        from nftbench.report import report
-        report(res, quiet=True)
-        r = json.load(open(os.path.join(res, "results.json")))
-        tap.ok(r["meta"]["kernels"]["patched-retpoline"]["commit"] == "booted-um-patched-retpoline" and
-               r["meta"]["knob"] == "net.test.knob" and r["meta"]["tables"] == ["T4"] and len(r["samples"]) == 8 and
-               r["tables"]["T4"]["rows"] and os.path.isfile(os.path.join(res, "report.md")),
-               "report of the run: meta from what it recorded (not the cache now), every sample, T4's rows",
-               r["meta"])
-        rc, res = fake_run(tap, tmp, ["--tables", "T4", "--quick", "--no-build"],
-                           dict(FAKE_RC_um_patched_retpoline="3", NFTLAB_CACHE=os.path.join(tmp, "nocache")))
-        run = runlog.read_run(res)
-        tap.ok(rc == 0 and [k["status"] for k in run["kernels"]] == ["missing"] and
-               not os.listdir(os.path.join(res, "raw")),
-               "--no-build: a kernel the cache does not hold is missing, never built, and not booted", run)
-        rc, res = fake_run(tap, tmp, ["--tables", "T4", "--quick"], dict(FAKE_RC_um_patched_retpoline="3"))
-        rec = json.load(open(os.path.join(res, "raw", "r1-patched-retpoline", runlog.BOOT)))
-        tap.ok(rc == 1 and rec["status"] == 3 and os.path.isfile(os.path.join(res, "report.md")),
-               "a failed boot: exit 1, its status recorded, the report written anyway", (rc, rec))
-    return taplib.done(tap, count_file)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def test_run(self):
+        """run: both kernels booted in alternating order, the build of each recorded as it booted"""
+        self.assertEqual(self.rc, 0)
+        boots = sorted(os.listdir(os.path.join(self.res, "raw")))
+        self.assertEqual(boots, ["r1-baseline-retpoline", "r1-patched-retpoline", "r2-baseline-retpoline",
+                                 "r2-patched-retpoline"])
+        for b in boots:
+            rec = read_json(self.res, "raw", b, runlog.BOOT)
+            self.assertEqual(rec["status"], 0, b)
+            self.assertEqual(rec["build"]["commit"], "booted-um-" + rec["role"], b)
+            self.assertEqual(len(rec["build"]["config_sha256"]), 64, b)
+        self.assertEqual([r["role"] for r in runlog.read_run(self.res)["host_load"]],
+                         ["baseline-retpoline", "patched-retpoline", "patched-retpoline", "baseline-retpoline"])
+
+    def test_guest_env(self):
+        """run: the guest's environment from the settings and NFTB_KNOB; its output in console.log"""
+        with open(os.path.join(self.res, "raw", "r1-patched-retpoline", "out", "records.jsonl")) as f:
+            guest = f.readline()
+        self.assertIn("NFTB_KNOB=net.test.knob", guest)
+        self.assertIn("NFTB_DURATION=0.5", guest)
+        self.assertEqual(read(self.res, "raw", "r1-patched-retpoline", "console.log"),
+                         "guest output of um-patched-retpoline\n")
+
+    def test_report(self):
+        """report of the run: meta from what it recorded (not the cache now), every sample, T4's rows"""
+        report(self.res, quiet=True)
+        r = read_json(self.res, "results.json")
+        self.assertEqual(r["meta"]["kernels"]["patched-retpoline"]["commit"], "booted-um-patched-retpoline")
+        self.assertEqual(r["meta"]["knob"], "net.test.knob")
+        self.assertEqual(r["meta"]["tables"], ["T4"])
+        self.assertEqual(len(r["samples"]), 8)
+        self.assertTrue(r["tables"]["T4"]["rows"])
+        self.assertTrue(os.path.isfile(os.path.join(self.res, "report.md")))
+
+    def test_no_build(self):
+        """--no-build: a kernel the cache does not hold is missing, never built, and not booted"""
+        rc, res = fake_run(self.tmp, ["--tables", "T4", "--quick", "--no-build"],
+                           dict(FAKE_RC_um_patched_retpoline="3", NFTLAB_CACHE=os.path.join(self.tmp, "nocache")))
+        self.assertEqual(rc, 0)
+        self.assertEqual([k["status"] for k in runlog.read_run(res)["kernels"]], ["missing"])
+        self.assertEqual(os.listdir(os.path.join(res, "raw")), [])
+
+    def test_failed_boot(self):
+        """a failed boot: exit 1, its status recorded, the report written anyway"""
+        rc, res = fake_run(self.tmp, ["--tables", "T4", "--quick"], dict(FAKE_RC_um_patched_retpoline="3"))
+        self.assertEqual(rc, 1)
+        self.assertEqual(read_json(res, "raw", "r1-patched-retpoline", runlog.BOOT)["status"], 3)
+        self.assertTrue(os.path.isfile(os.path.join(res, "report.md")))
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.path.insert(0, HERE)
+    import unittest_tap
+    sys.exit(unittest_tap.run_file(__file__))

@@ -1,21 +1,29 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of T0's analysis (nft_concat_range/nftbench/tables/t0.py) and
-runner (t0run.py) (TAP): snapshots to per-packet counts, boots to rows,
-exactness across rounds, call-site parsing.  No kernel, no QEMU."""
+runner (t0run.py): snapshots to per-packet counts, boots to rows,
+exactness across rounds, call-site parsing.  No kernel, no QEMU.
+
+python3 tests/unit/test_t0.py (TAP, as tests/lab/t0.sh runs it), or
+python3 tests/unit/test_t0.py -v (unittest's own runner)."""
 import json
 import os
 import sys
 import tempfile
+import unittest
 from fractions import Fraction
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "nft_concat_range"))
-from nftbench import tap as taplib  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "nft_concat_range"))
 from nftbench import lab, t0run  # noqa: E402
 from nftbench.tables import t0  # noqa: E402
 
-tap, count_file = taplib.from_argv()
-ok = tap.ok
+COUNTS = [2000, 2000, 12000]
+
+
+def dump(obj, path):
+    with open(path, "w") as f:
+        json.dump(obj, f)
 
 
 def snap(seq, packets, insns, calls):
@@ -41,34 +49,26 @@ def boot_snaps(per_packet_insns, per_run_extra, counts, thunks=0, extra_last_thu
     return snaps
 
 
-counts = [2000, 2000, 12000]
-runs = t0.runs_from_snapshots(boot_snaps(1234, 777, counts))
-ok([r["packets"] for r in runs] == counts, "runs_from_snapshots: one run per interval with packets")
-pp = t0.per_packet(runs[1], runs[2])
-ok(pp["kernel_insns"] == Fraction(1234), "per_packet: slope cancels what a run costs once")
-ok(t0.fmt(Fraction(1234)) == "1234" and t0.fmt(Fraction(2469, 2)) == "1234.50", "fmt: integers exact, else 2 decimals")
-
-
 def write_boot(root, name, variant, rnd, per_packet_insns, extra, thunks, status=0, sofar=None, extra_last=0,
                tsv=False):
     """A boot directory as t0run leaves it; TSV: the guest's output as
     before records.jsonl (samples.tsv, the stored T0 runs)."""
     bdir = os.path.join(root, "t0", "raw", name)
     os.makedirs(os.path.join(bdir, "out"))
-    json.dump(dict(name=name, variant=variant, mitigation="retpoline", round=rnd, kernel="-", status=status,
-                   counts=counts), open(os.path.join(bdir, "boot.json"), "w"))
+    dump(dict(name=name, variant=variant, mitigation="retpoline", round=rnd, kernel="-", status=status,
+              counts=COUNTS), os.path.join(bdir, "boot.json"))
     with open(os.path.join(bdir, "counts.jsonl"), "w") as f:
-        for s in boot_snaps(per_packet_insns, extra, counts, thunks, extra_last):
+        for s in boot_snaps(per_packet_insns, extra, COUNTS, thunks, extra_last):
             f.write(json.dumps(s) + "\n")
     if tsv:
         with open(os.path.join(bdir, "out", "samples.tsv"), "w") as f:
             f.write("# header\n")
-            for c in counts:
+            for c in COUNTS:
                 f.write("T0/net_port/hash/n1/k0\t1\t0\t0\t100\t%d\t0\t%d\t0\t1.0\t1\tok\n" % (sofar or c, c))
     else:
         with open(os.path.join(bdir, "out", "records.jsonl"), "w") as f:
             f.write(json.dumps(dict(record="guest", start="2026-12-01T00:00:00Z")) + "\n")
-            for c in counts:
+            for c in COUNTS:
                 f.write(json.dumps(dict(record="sample", cell=dict(table="T0", type="net_port", backend="hash", n=1,
                                                                    tag=""),
                                         knob_req="0", rep=1, knob="0", usec=100, sofar=sofar or c, errors=0,
@@ -78,78 +78,140 @@ def write_boot(root, name, variant, rnd, per_packet_insns, extra, thunks, status
     return bdir
 
 
-with tempfile.TemporaryDirectory() as d:
-    write_boot(d, "patched-retpoline-r1", "patched", 1, 1500, 300, 2)
-    write_boot(d, "patched-retpoline-r2", "patched", 2, 1500, 9999, 2)
-    json.dump(dict(quick=True, rounds=2, variants=["patched"], mitigations=["retpoline"], counts=counts),
-              open(os.path.join(d, "t0", "run.json"), "w"))
-    res = t0.analyse(d)
-    row = res["rows"][0] if res["rows"] else {}
-    ok(not res["errors"] and row.get("kernel_insns") == "1500" and row.get("indirect_thunks") == "2",
-       "analyse: per-packet instructions and thunks of a cell")
-    ok(row.get("identical") is True and not res["unstable"],
-       "analyse: rounds that differ only in what a run costs once are identical per packet")
+def write_run(root, rounds):
+    dump(dict(quick=True, rounds=rounds, variants=["patched"], mitigations=["retpoline"], counts=COUNTS),
+         os.path.join(root, "t0", "run.json"))
 
-def two_rounds(insns2, thunks2, extra_last=0):
+
+def two_rounds(insns2, thunks2, extra1=0, extra2=0, extra_last=0):
     """analyse() of two boots, the second with other per-packet figures."""
     with tempfile.TemporaryDirectory() as d:
-        write_boot(d, "patched-retpoline-r1", "patched", 1, 1500, 0, 2)
-        write_boot(d, "patched-retpoline-r2", "patched", 2, insns2, 0, thunks2, extra_last=extra_last)
-        json.dump(dict(quick=True, rounds=2, variants=["patched"], mitigations=["retpoline"], counts=counts),
-                  open(os.path.join(d, "t0", "run.json"), "w"))
+        write_boot(d, "patched-retpoline-r1", "patched", 1, 1500, extra1, 2)
+        write_boot(d, "patched-retpoline-r2", "patched", 2, insns2, extra2, thunks2, extra_last=extra_last)
+        write_run(d, 2)
         return t0.analyse(d)
 
-
-with tempfile.TemporaryDirectory() as d, tempfile.TemporaryDirectory() as d2:
-    for root, tsv in ((d, False), (d2, True)):
-        write_boot(root, "patched-retpoline-r1", "patched", 1, 1500, 300, 2, tsv=tsv)
-        json.dump(dict(quick=True, rounds=1, variants=["patched"], mitigations=["retpoline"], counts=counts),
-                  open(os.path.join(root, "t0", "run.json"), "w"))
-    new, old = t0.analyse(d), t0.analyse(d2)
-    ok(new["rows"] and new == old and new["rows"][0]["cell"] == "T0/net_port/hash/n1/k0",
-       "analyse: a boot's records.jsonl and the samples.tsv of stored runs give the same rows", (new, old))
-
-res = two_rounds(1500, 3)
-ok(res["unstable"] and res["rows"] and res["rows"][0]["identical"] is False,
-   "analyse: a round that counts other thunks is reported NOT EXACT")
-res = two_rounds(1500, 2, extra_last=1)
-ok(res["unstable"] and res["rows"] and res["rows"][0]["identical"] is False,
-   "analyse: one thunk more in 2000 packets is NOT EXACT (compared unrounded)")
-res = two_rounds(1503, 2)
-row = res["rows"][0] if res["rows"] else {}
-ok(not res["unstable"] and row.get("identical") is True and row.get("insns_identical") is False
-   and row.get("kernel_insns") == "1500..1503" and row.get("insns_spread") == 3.0,
-   "analyse: instructions that move between rounds are shown as a range with their spread")
-
-with tempfile.TemporaryDirectory() as d:
-    write_boot(d, "patched-retpoline-r1", "patched", 1, 1500, 0, 2, sofar=1999)
-    json.dump(dict(quick=True, rounds=1, variants=["patched"], mitigations=["retpoline"], counts=counts),
-              open(os.path.join(d, "t0", "run.json"), "w"))
-    res = t0.analyse(d)
-    ok(bool(res["errors"]) and not res["rows"], "analyse: a run whose counted packets differ from pktgen's is an error")
-
-line = "ffffffff8123abcd:\te8 2e 41 00 00       \tcall   ffffffff8123fd00 <netif_receive_skb>"
-m = t0run.CALL_RE.match(line)
-ok(m is not None and m.group(3) == "netif_receive_skb" and len(m.group(2).split()) == 5,
-   "CALL_RE: address, length and target of a direct call in objdump -d -w output")
-ok(t0run.CALL_RE.match("ffffffff8123abcd:\tff d0                \tcall   *%rax") is None,
-   "CALL_RE: an indirect call is not a site")
 
 def knobs_of(variant, knob):
     return {c["cell"].split("/")[4][:2] for _, cells in t0.scenarios(variant, False, knob) for c in cells}
 
 
-ok(knobs_of("patched", None) == {"k0", "k1", "k-"} and knobs_of("baseline", None) == {"k-"},
-   "scenarios: a patched kernel runs the cells with the lab knob at 0 and 1 (egress: no knob), unless told otherwise")
-ok(knobs_of("patched", False) == {"k-"},
-   "scenarios: a patched kernel without the lab knob (7.3) runs every cell once, as a baseline does")
-with tempfile.TemporaryDirectory() as d:
-    with open(os.path.join(d, "config"), "w") as f:
-        f.write("CONFIG_NF_TABLES=y\nCONFIG_NFT_LAB_FORCE_INDIRECT=y\n")
-    with_knob = lab.has_knob(d)
-    with open(os.path.join(d, "config"), "w") as f:
-        f.write("CONFIG_NF_TABLES=y\n# CONFIG_NFT_LAB_FORCE_INDIRECT is not set\n")
-    ok(with_knob and not lab.has_knob(d) and not lab.has_knob(os.path.join(d, "none")),
-       "lab.has_knob: the kernel's config says whether it has the lab knob")
+class Snapshots(unittest.TestCase):
+    def test_runs_from_snapshots(self):
+        """runs_from_snapshots: one run per interval with packets"""
+        runs = t0.runs_from_snapshots(boot_snaps(1234, 777, COUNTS))
+        self.assertEqual([r["packets"] for r in runs], COUNTS)
 
-sys.exit(taplib.done(tap, count_file))
+    def test_per_packet(self):
+        """per_packet: slope cancels what a run costs once"""
+        runs = t0.runs_from_snapshots(boot_snaps(1234, 777, COUNTS))
+        self.assertEqual(t0.per_packet(runs[1], runs[2])["kernel_insns"], Fraction(1234))
+
+    def test_fmt(self):
+        """fmt: integers exact, else 2 decimals"""
+        self.assertEqual(t0.fmt(Fraction(1234)), "1234")
+        self.assertEqual(t0.fmt(Fraction(2469, 2)), "1234.50")
+
+
+class Analyse(unittest.TestCase):
+    def test_cell(self):
+        """analyse: per-packet instructions and thunks of a cell"""
+        res = two_rounds(1500, 2, extra1=300, extra2=9999)
+        self.assertFalse(res["errors"])
+        self.assertEqual(len(res["rows"]), 1)
+        self.assertEqual(res["rows"][0]["kernel_insns"], "1500")
+        self.assertEqual(res["rows"][0]["indirect_thunks"], "2")
+
+    def test_once_costs_cancel(self):
+        """analyse: rounds that differ only in what a run costs once are identical per packet"""
+        res = two_rounds(1500, 2, extra1=300, extra2=9999)
+        self.assertEqual(len(res["rows"]), 1)
+        self.assertIs(res["rows"][0]["identical"], True)
+        self.assertFalse(res["unstable"])
+
+    def test_records_and_tsv(self):
+        """analyse: a boot's records.jsonl and the samples.tsv of stored runs give the same rows"""
+        with tempfile.TemporaryDirectory() as d, tempfile.TemporaryDirectory() as d2:
+            for root, tsv in ((d, False), (d2, True)):
+                write_boot(root, "patched-retpoline-r1", "patched", 1, 1500, 300, 2, tsv=tsv)
+                write_run(root, 1)
+            new, old = t0.analyse(d), t0.analyse(d2)
+        self.assertTrue(new["rows"])
+        self.assertEqual(new, old)
+        self.assertEqual(new["rows"][0]["cell"], "T0/net_port/hash/n1/k0")
+
+    def test_other_thunks(self):
+        """analyse: a round that counts other thunks is reported NOT EXACT"""
+        res = two_rounds(1500, 3)
+        self.assertTrue(res["unstable"])
+        self.assertTrue(res["rows"])
+        self.assertIs(res["rows"][0]["identical"], False)
+
+    def test_one_thunk_more(self):
+        """analyse: one thunk more in 2000 packets is NOT EXACT (compared unrounded)"""
+        res = two_rounds(1500, 2, extra_last=1)
+        self.assertTrue(res["unstable"])
+        self.assertTrue(res["rows"])
+        self.assertIs(res["rows"][0]["identical"], False)
+
+    def test_insns_range(self):
+        """analyse: instructions that move between rounds are shown as a range with their spread"""
+        res = two_rounds(1503, 2)
+        self.assertFalse(res["unstable"])
+        self.assertTrue(res["rows"])
+        row = res["rows"][0]
+        self.assertIs(row["identical"], True)
+        self.assertIs(row["insns_identical"], False)
+        self.assertEqual(row["kernel_insns"], "1500..1503")
+        self.assertEqual(row["insns_spread"], 3.0)
+
+    def test_packets_differ(self):
+        """analyse: a run whose counted packets differ from pktgen's is an error"""
+        with tempfile.TemporaryDirectory() as d:
+            write_boot(d, "patched-retpoline-r1", "patched", 1, 1500, 0, 2, sofar=1999)
+            write_run(d, 1)
+            res = t0.analyse(d)
+        self.assertTrue(res["errors"])
+        self.assertEqual(res["rows"], [])
+
+
+class CallSites(unittest.TestCase):
+    def test_direct_call(self):
+        """CALL_RE: address, length and target of a direct call in objdump -d -w output"""
+        line = "ffffffff8123abcd:\te8 2e 41 00 00       \tcall   ffffffff8123fd00 <netif_receive_skb>"
+        m = t0run.CALL_RE.match(line)
+        self.assertIsNotNone(m)
+        self.assertEqual(m.group(3), "netif_receive_skb")
+        self.assertEqual(len(m.group(2).split()), 5)
+
+    def test_indirect_call(self):
+        """CALL_RE: an indirect call is not a site"""
+        self.assertIsNone(t0run.CALL_RE.match("ffffffff8123abcd:\tff d0                \tcall   *%rax"))
+
+
+class Scenarios(unittest.TestCase):
+    def test_knob_cells(self):
+        """scenarios: a patched kernel runs the cells with the lab knob at 0 and 1 (egress: no knob), unless told otherwise"""
+        self.assertEqual(knobs_of("patched", None), {"k0", "k1", "k-"})
+        self.assertEqual(knobs_of("baseline", None), {"k-"})
+
+    def test_no_knob(self):
+        """scenarios: a patched kernel without the lab knob (7.3) runs every cell once, as a baseline does"""
+        self.assertEqual(knobs_of("patched", False), {"k-"})
+
+    def test_has_knob(self):
+        """lab.has_knob: the kernel's config says whether it has the lab knob"""
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "config"), "w") as f:
+                f.write("CONFIG_NF_TABLES=y\nCONFIG_NFT_LAB_FORCE_INDIRECT=y\n")
+            self.assertTrue(lab.has_knob(d))
+            with open(os.path.join(d, "config"), "w") as f:
+                f.write("CONFIG_NF_TABLES=y\n# CONFIG_NFT_LAB_FORCE_INDIRECT is not set\n")
+            self.assertFalse(lab.has_knob(d))
+            self.assertFalse(lab.has_knob(os.path.join(d, "none")))
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, HERE)
+    import unittest_tap
+    sys.exit(unittest_tap.run_file(__file__))

@@ -4,16 +4,22 @@
 # the same ruleset: the text identical, the JSON of --json equal to nft
 # -j's once parsed (jq -S, metainfo and the ever-changing "expires" left
 # out); what nftlab does not render is refused (exit 2, a message naming
-# it, nothing on stdout).  Runs in a namespace of its own (NS2), sourced
-# by run.sh (expect.sh helpers).
+# it, nothing on stdout).  The rulesets: everything nftlab creates, the
+# fixtures tests/nft/ (loaded by nft and by nftlab), the corpus
+# tests/corpus/, rulesets nftlab cannot print, 100k elements.  Starts
+# from an empty netns.
+set -u
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source=../expect.sh
+. "$(dirname "$0")/../expect.sh"
 
-NFTDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../nft" && pwd)
-CORPUS=$(cd "$(dirname "${BASH_SOURCE[0]}")/../corpus" && pwd)
+NFTDIR=$(cd "$(dirname "$0")/../../nft" && pwd)
+CORPUS=$(cd "$(dirname "$0")/../../corpus" && pwd)
 
-lnft() { ip netns exec "$NS2" nft "$@"; }
-# lnftlab ARGS: nftlab in NS2, stdout to $TMP/lout, stderr to $TMP/lerr
+lnft() { nftns "$@"; }
+# lnftlab ARGS: nftlab in the netns, stdout to $TMP/lout, stderr to $TMP/lerr
 lnftlab() {
-	ip netns exec "$NS2" "${WRAP[@]}" "$NFTLAB" "$@" > "$TMP/lout" 2> "$TMP/lerr"
+	ip netns exec "$NS" "${WRAP[@]}" "$NFTLAB" "$@" > "$TMP/lout" 2> "$TMP/lerr"
 }
 no_expires() { sed -E 's/ expires [0-9dhms]+//g'; }
 json_norm() {
@@ -46,7 +52,7 @@ list_same() {
 	ok "$name: text and JSON as nft"
 }
 
-# The objects of NS2's ruleset: "table FAMILY NAME", "set|map|chain ...".
+# The objects of the netns' ruleset: "table FAMILY NAME", "set|map|chain ...".
 list_objects() {
 	lnft -j list ruleset 2>/dev/null | jq -r '.nftables[] |
 		if .table then "table \(.table.family) \(.table.name)"
@@ -418,17 +424,13 @@ test_list_big() {
 	LIST_WHAT="100k elements, 20k ranges" list_same ruleset
 }
 
-test_list_nft() {
-	setup_netns2 || {
-		not_ok "list: a second namespace"
-		return
-	}
-	test_list_nftlab_objects
-	lnft flush ruleset
-	test_list_nft_corpus
-	test_list_corpus
-	test_list_refusals
-	test_list_usage
-	test_list_big
-	lnft flush ruleset
-}
+require
+setup_netns
+test_list_nftlab_objects
+lnft flush ruleset
+test_list_nft_corpus
+test_list_corpus
+test_list_refusals
+test_list_usage
+test_list_big
+finish
