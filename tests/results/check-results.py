@@ -16,6 +16,7 @@ The results policy of docs/results/ (its README.md), as TAP:
   --report).  Each renderer runs on a copy in a temporary directory.
 
 Run from any directory; it checks the tree it is part of."""
+import json
 import os
 import re
 import shutil
@@ -35,6 +36,7 @@ T0PY = os.path.join(TOP, "nft_concat_range", "t0.py")
 COMMIT_COST = os.path.join(TOP, "nft_concat_range", "commit-cost")
 FIGURES = os.path.join(TOP, "kernel", "series", "series-figures")
 USERSPACE_BENCH = os.path.join(TOP, "userspace", "bench.sh")
+OPEN_INTERVAL_REPORT = os.path.join(TOP, "tests", "reliability", "open-interval-report.py")
 INCLUDE_RE = re.compile(rb"^\[\[include (\S+)\]\]$", re.M)
 LISTED_RE = re.compile(r"^- `([^`/]+)/?`")
 EXCERPT_RE = re.compile(r"^t(\d+)(?:-(\w+))?-excerpt\.txt$")
@@ -215,11 +217,23 @@ def check_userspace_bench(tap, tmp, name, src):
                  [(os.path.join(d, f), os.path.join(src, f)) for f in ("results.txt", "results.jsonl")])
 
 
+def check_open_interval(tap, tmp, name, src):
+    d = copy_run(src, tmp)
+    with open(os.path.join(d, "results.json")) as f:
+        kernels = json.load(f)["order"]
+    for f in ("report.md", "results.json"):
+        os.remove(os.path.join(d, f))
+    check_render(tap, "%s: report.md and results.json render again (open-interval-report.py)" % name,
+                 [sys.executable, OPEN_INTERVAL_REPORT, d] + kernels,
+                 [(os.path.join(d, f), os.path.join(src, f)) for f in ("report.md", "results.json")])
+
+
 # What a run of each kind must keep: its report and the data it renders
 # from (a stored NAME.json and NAME.md pair is a bench run too).
 SOURCES = {"bench-": ("results.json", "report.md"), "t0-": ("t0/t0.json", "t0/t0.md"),
            "commit-cost-": ("run.json", "report.md", "excerpt.txt"),
-           "userspace-bench-": ("runs.tsv", "env.txt", "results.txt", "results.jsonl")}
+           "userspace-bench-": ("runs.tsv", "env.txt", "results.txt", "results.jsonl"),
+           "open-interval-": ("report.md", "results.json")}
 
 
 def lacks(name, files):
@@ -253,6 +267,8 @@ def check_renders(tap, runs):
                 check_commit_cost(tap, tmp, name, src)
             elif name.startswith("userspace-bench-"):
                 check_userspace_bench(tap, tmp, name, src)
+            elif name.startswith("open-interval-"):
+                check_open_interval(tap, tmp, name, src)
 
 
 def main():

@@ -15,7 +15,7 @@
  * (0.0.0.0/0, 9.0.0.0-255.255.255.255, 0-65535) end + 1 does not exist,
  * so the interval is its start element alone, as nft sends it.  Kernels
  * that lack upstream's open-interval check accept such a start element
- * even where it overlaps the set (6.12.117 and 6.18 do:
+ * even where it overlaps the set (6.12.117, 6.18 and 7.3.4 do:
  * tests/reliability/open-interval.c): the set then holds neither what it
  * held nor what was asked (10.1.0.0/16 plus 0.0.0.0/0 becomes
  * 0.0.0.0-10.0.255.255 and 10.1.0.0/16).  nft refuses such an overlap in
