@@ -19,11 +19,7 @@ run="$top/build/check/reliability"
 [ "$NFTLAB_BASE" = 6.12 ] || run+="-$NFTLAB_BASE"
 rm -rf "$run"
 mkdir -p "$run"
-# The soak on 7.3: every backend's "deleted element no longer matches"
-# read the soak's own packets as hits, as if "reset counter" had reset
-# nothing (7.3 with nft 1.1.7; not yet understood): differential only there.
 phases="differential soak"
-[ "$NFTLAB_BASE" = 6.12 ] || phases=differential
 tap_diag "$(sed -n 's/^base: //p' "$kernel/BUILD-INFO"), um patched retpoline, seed $seed (tests/reliability/differential.py --seed $seed reproduces), $phases"
 # shellcheck disable=SC2086 # phases is a word list
 "$top/kernel/runner/lab-run" --kernel "$kernel" --results "$run" --timeout 900 -- \
