@@ -3,6 +3,8 @@
 """Unit tests of T0's analysis (nft_concat_range/nftbench/tables/t0.py) and
 runner (t0run.py) (TAP): snapshots to per-packet counts, boots to rows,
 exactness across rounds, call-site parsing.  No kernel, no QEMU."""
+import contextlib
+import io
 import json
 import os
 import sys
@@ -11,7 +13,7 @@ from fractions import Fraction
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "nft_concat_range"))
 from nftbench import tap as taplib  # noqa: E402
-from nftbench import lab, t0run  # noqa: E402
+from nftbench import generators, lab, model, t0run  # noqa: E402
 from nftbench.tables import t0  # noqa: E402
 
 tap, count_file = taplib.from_argv()
@@ -50,9 +52,11 @@ ok(t0.fmt(Fraction(1234)) == "1234" and t0.fmt(Fraction(2469, 2)) == "1234.50", 
 
 
 def write_boot(root, name, variant, rnd, per_packet_insns, extra, thunks, status=0, sofar=None, extra_last=0,
-               tsv=False):
+               tsv=False, cell=("net_port", "hash", "0")):
     """A boot directory as t0run leaves it; TSV: the guest's output as
-    before records.jsonl (samples.tsv, the stored T0 runs)."""
+    before records.jsonl (samples.tsv, the stored T0 runs).  CELL: the
+    (type, backend, knob) of the one cell it counts."""
+    ctype, backend, knob = cell
     bdir = os.path.join(root, "t0", "raw", name)
     os.makedirs(os.path.join(bdir, "out"))
     json.dump(dict(name=name, variant=variant, mitigation="retpoline", round=rnd, kernel="-", status=status,
@@ -69,9 +73,9 @@ def write_boot(root, name, variant, rnd, per_packet_insns, extra, thunks, status
         with open(os.path.join(bdir, "out", "records.jsonl"), "w") as f:
             f.write(json.dumps(dict(record="guest", start="2026-12-01T00:00:00Z")) + "\n")
             for c in counts:
-                f.write(json.dumps(dict(record="sample", cell=dict(table="T0", type="net_port", backend="hash", n=1,
+                f.write(json.dumps(dict(record="sample", cell=dict(table="T0", type=ctype, backend=backend, n=1,
                                                                    tag=""),
-                                        knob_req="0", rep=1, knob="0", usec=100, sofar=sofar or c, errors=0,
+                                        knob_req=knob, rep=1, knob=knob, usec=100, sofar=sofar or c, errors=0,
                                         counter=c, tx=0, pps=1.0, valid=True, reason="ok")) + "\n")
     with open(os.path.join(bdir, "syms.txt"), "w") as f:
         f.write("thunk ffffffff81000000 20 __x86_indirect_thunk_rax\n")
@@ -151,5 +155,88 @@ with tempfile.TemporaryDirectory() as d:
         f.write("CONFIG_NF_TABLES=y\n# CONFIG_NFT_LAB_FORCE_INDIRECT is not set\n")
     ok(with_knob and not lab.has_knob(d) and not lab.has_knob(os.path.join(d, "none")),
        "lab.has_knob: the kernel's config says whether it has the lab knob")
+
+
+# --------------------------------------------------------------------------
+# Exact means exact (#26): the plan, boots, ranges, validate.
+# --------------------------------------------------------------------------
+def plan_sets(d, name):
+    """{set: [elements]} of the sets file NAME of plan directory D."""
+    out = {}
+    for line in open(os.path.join(d, name)):
+        w = line.split()
+        if line.startswith("add element"):
+            out.setdefault(w[4], []).extend(e.strip() for e in line.split("{", 1)[1].rsplit("}", 1)[0].split(","))
+        elif line.startswith("\tset "):
+            out.setdefault(w[1], [])
+    return out
+
+
+with tempfile.TemporaryDirectory() as d:
+    t0.write_plan(d, "baseline", False)
+    sets = plan_sets(d, "sets-net_port.nft")
+    pk = generators.packet(model.TYPES["net_port"])
+    ok(sets.get("norange") == ["%s . %s" % (pk["addr"], pk["port"])],
+       "write_plan: the hash cell's set holds the packet's key alone (a one-element bucket chain whatever the seed)",
+       {k: len(v) for k, v in sets.items()})
+    ok(len(sets.get("test", ())) == 1001 and len(sets.get("noconcat", ())) == 1001,
+       "write_plan: the rbtree and pipapo sets keep the selftest's 1001 elements")
+    plan = open(os.path.join(d, "plan.tsv")).read()
+    ok("T0-seed" not in plan and "sets-net_port-probe.nft" not in os.listdir(d),
+       "write_plan: no seed probe unless asked for")
+
+with tempfile.TemporaryDirectory() as d:
+    t0.write_plan(d, "baseline", False, reps=2, only=["drop", "hash", "ct"], probe=3)
+    lines = [ln.split("\t") for ln in open(os.path.join(d, "plan.tsv")).read().splitlines()]
+    groups = [ln for ln in lines if ln[0] == "group"]
+    cells = [(ln[1], json.loads(ln[6])) for ln in lines if ln[0] == "cell"]
+    probe = [g for g in groups if g[1].startswith("T0-seed")]
+    ok(len(probe) == 3 and all(g[9] == "sets-net_port-probe.nft" for g in probe)
+       and list(plan_sets(d, "sets-net_port-probe.nft")) == ["norange"]
+       and len(plan_sets(d, "sets-net_port-probe.nft")["norange"]) == 1001,
+       "write_plan --seed-probe 3: three groups, each creating the 1001-element hash set anew", probe)
+    pcells = [(gid, c) for gid, c in cells if gid.startswith("T0-seed")]
+    prep = [ln[4] for ln in lines if ln[0] == "cell" and ln[1].startswith("T0-seed")]
+    ok(len(pcells) == 3 and all(c["backend"] == "hash" and c["tag"] == t0.PROBE_TAG for _, c in pcells)
+       and prep == ["1", "2", "3"] and t0.ranged("T0/net_port/hash/n1/k-" + t0.PROBE_TAG),
+       "write_plan --seed-probe: one pass per probe group, numbered after it; its cells are measured ranges",
+       (pcells, prep))
+    ok({c["backend"] for _, c in cells} == {"drop", "hash", "ct"} and not any(g[1] == "T0-dynset" for g in groups),
+       "write_plan --cells: only the cells of the backends asked for, groups without one left out")
+    ok(not t0.ranged("T0/net_port/hash/n1/k-") and not t0.ranged("T0/dynset/dynset/n1/k-")
+       and t0.ranged("T0/ct/ct/n1/k-") and t0.ranged("T0/ct/ctonly/n1/k0"),
+       "ranged: the hash and dynset cells must not move between boots, conntrack's are measured")
+try:
+    t0.cell_backends("drop,hash,nosuch")
+    bad = None
+except Exception as e:
+    bad = str(e)
+ok(bad and "nosuch" in bad and t0.cell_backends("drop,ct") == "drop,ct",
+   "t0.py run --cells: a backend T0 has no cell of is refused", bad)
+
+
+def boots_run(per_boot, cell=("net_port", "hash", "-"), quick=False, variant="baseline"):
+    """report() and validate() of one boot per entry of PER_BOOT
+    (instructions per packet of that boot) of CELL alone: (t0.json,
+    validate's exit status, validate's TAP, t0.md)."""
+    d = tempfile.mkdtemp()
+    for i, insns in enumerate(per_boot, 1):
+        write_boot(d, "%s-retpoline-r%d" % (variant, i), variant, i, insns, 0, 2, cell=cell)
+    json.dump(dict(quick=quick, rounds=len(per_boot), reps=1, variants=[variant], mitigations=["retpoline"],
+                   counts=counts, cells=[cell[1]]), open(os.path.join(d, "t0", "run.json"), "w"))
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        t0.report(d, quiet=True)
+        rc = t0.validate(d)
+    res = json.load(open(os.path.join(d, "t0", "t0.json")))
+    md = open(os.path.join(d, "t0", "t0.md")).read()
+    return res, rc, out.getvalue(), md
+
+
+res, rc, out, md = boots_run([1015, 1056, 1015])
+ok(rc != 0 and "not ok" in out,
+   "validate: a hash cell reading 1015 in two boots and 1056 in one fails (the rhash seed is not an excuse)", out)
+res, rc, out, md = boots_run([3421, 3640, 3500], cell=("ct", "ctonly", "-"))
+ok(rc == 0, "validate: a conntrack cell moving between boots passes (measured)", out + md)
 
 sys.exit(taplib.done(tap, count_file))
