@@ -119,7 +119,8 @@ def t0_main(argv=None):
     r = sub.add_parser("run", help="boot the x86_64 kernels with the plugin and count")
     r.add_argument("--results", required=True)
     r.add_argument("--quick", action="store_true", help="a few scenarios, small counts")
-    r.add_argument("--rounds", type=int, default=2, help="boots per kernel and command line")
+    r.add_argument("--rounds", type=int, default=t0.MIN_BOOTS,
+                   help="boots per kernel and command line (validate wants %d)" % t0.MIN_BOOTS)
     r.add_argument("--reps", type=int, default=1, help="passes over the cells in each boot")
     r.add_argument("--base", default=os.environ.get("NFTLAB_BASE", "6.12"), choices=lab.bases(),
                    help="the kernels' base tree (kernel/builder/bases/): 6.12 or 7.3")

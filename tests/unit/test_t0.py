@@ -233,10 +233,34 @@ def boots_run(per_boot, cell=("net_port", "hash", "-"), quick=False, variant="ba
     return res, rc, out.getvalue(), md
 
 
+res, rc, out, md = boots_run([1015, 1015, 1015])
+row = res["rows"][0] if res["rows"] else {}
+ok(rc == 0 and row.get("boots") == 3 and row.get("insns_by_boot") == {"1": "1015", "2": "1015", "3": "1015"},
+   "validate: a hash cell counting the same in three boots passes; t0.json keeps each boot's figure", out + str(row))
 res, rc, out, md = boots_run([1015, 1056, 1015])
-ok(rc != 0 and "not ok" in out,
+row = res["rows"][0] if res["rows"] else {}
+ok(rc != 0 and "not ok" in out and row.get("kernel_insns") == "1015..1056" and "| MOVED" in md,
    "validate: a hash cell reading 1015 in two boots and 1056 in one fails (the rhash seed is not an excuse)", out)
+res, rc, out, md = boots_run([1015, 1015])
+ok(rc != 0 and "not ok" in out and "at least 3 boots" in out,
+   "validate: a run of fewer than 3 boots per kernel fails: one boot cannot show the next one's count", out)
+res, rc, out, md = boots_run([1015, 1015], quick=True)
+ok(rc == 0 and "# SKIP quick run" in out, "validate: a quick run (make check's, one boot) skips the boot count", out)
 res, rc, out, md = boots_run([3421, 3640, 3500], cell=("ct", "ctonly", "-"))
-ok(rc == 0, "validate: a conntrack cell moving between boots passes (measured)", out + md)
+row = res["rows"][0] if res["rows"] else {}
+ok(rc == 0 and row.get("ranged") is True and row.get("kernel_insns") == "3421..3640" and "| range" in md
+   and "b1 3421 b2 3640 b3 3500" in md,
+   "validate: a conntrack cell moving between boots passes, reported as its min..max with each boot's figure",
+   out + md)
+with tempfile.TemporaryDirectory() as d:
+    res, _, _, _ = boots_run([1015, 1015, 1015])
+    res["rows"][0]["insns_by_boot"]["2"] = "1056"
+    os.makedirs(os.path.join(d, "t0"))
+    json.dump(res, open(os.path.join(d, "t0", "t0.json"), "w"))
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        rc = t0.validate(d)
+    ok(rc != 0 and "not ok" in out.getvalue() and "span what each of its boots counted" in out.getvalue(),
+       "validate: a t0.json reporting less than the range its boots counted fails", out.getvalue())
 
 sys.exit(taplib.done(tap, count_file))
