@@ -73,4 +73,30 @@ try:
 except SystemExit as e:
     missing = str(e)
 tap.ok(missing and "no cell of backend(s) pipapo" in missing, "--lookups of a backend no run counted fails", missing)
+
+# A delta counts only where the ranges of at least 3 boots each do not overlap.
+three = dict(rounds=3, reps=1)
+a = store(top, "t0-a", three, [
+    row("T0/net_port/hash/n1/k-", "baseline", "retpoline", "-", "1015", "2"),
+    row("T0/ct/ct/n1/k-", "baseline", "retpoline", "-", "3818.50..3872.37", "6"),
+    row("T0/net_port/drop/n0/k-", "baseline", "retpoline", "-", "503", "2")])
+b = store(top, "t0-b", three, [
+    row("T0/net_port/hash/n1/k0", "patched", "retpoline", "0", "1029", "0"),
+    row("T0/ct/ct/n1/k0", "patched", "retpoline", "0", "3843.43..3932.59", "3"),
+    row("T0/net_port/drop/n0/k0", "patched", "retpoline", "0", "503", "0")])
+one = store(top, "t0-one", dict(rounds=1, reps=2), [
+    row("T0/net_port/hash/n1/k0", "patched", "retpoline", "0", "1029", "0")])
+text = t0compare.compare([a, b])
+tap.ok("a delta counts only where the two ranges do not overlap" in text, "the delta table says what counts", text)
+r = line_of(text, "hash n1  ", 2)
+tap.ok(r[2:] == ["+14"], "disjoint ranges of 3 boots each: the delta counts, unmarked", r)
+r = line_of(text, "conntrack + nft", 1)
+tap.ok(r[2:] == ["-28.94..+114.09 (not proven: overlap)"], "overlapping ranges: the delta is not proven", r)
+r = line_of(text, "drop (hook only)", 1)
+tap.ok(r[2:] == ["0 (same)"], "the same count in both kernels is no delta", r)
+b2 = store(top, "t0-b2", dict(rounds=3, reps=1), [
+    dict(row("T0/net_port/hash/n1/k0", "patched", "retpoline", "0", "1029", "0"), boots=1)])
+for runs, why in (([a, one], "a run of one boot"), ([a, b2], "a cell counted in one boot of a 3-boot run")):
+    r = line_of(t0compare.compare(runs), "hash n1  ", 2)
+    tap.ok(r[2:] == ["+14 (not proven: 1 boot)"], "%s: even a delta of disjoint counts is not proven" % why, r)
 sys.exit(taplib.done(tap, count_file))
