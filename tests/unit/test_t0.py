@@ -203,6 +203,8 @@ with tempfile.TemporaryDirectory() as d:
        (pcells, prep))
     ok({c["backend"] for _, c in cells} == {"drop", "hash", "ct"} and not any(g[1] == "T0-dynset" for g in groups),
        "write_plan --cells: only the cells of the backends asked for, groups without one left out")
+    ok(list(plan_sets(d, "sets-net_port.nft")) == ["norange"],
+       "write_plan --cells: the group's sets file creates only the sets its cells look up")
     ok(not t0.ranged("T0/net_port/hash/n1/k-") and not t0.ranged("T0/dynset/dynset/n1/k-")
        and t0.ranged("T0/ct/ct/n1/k-") and t0.ranged("T0/ct/ctonly/n1/k0"),
        "ranged: the hash and dynset cells must not move between boots, conntrack's are measured")

@@ -218,8 +218,9 @@ def write_plan(plandir, variant, quick, reps=1, dev=DEV, knob=None, only=None, p
         elif g["type"] == "net_port" and g["mode"] == "ingress":
             setsf = "sets-net_port%s.nft" % ("" if n == entries else "-%d" % n)
             defs = hash_alone(set_defs(tdef, n), tdef, n)
-            if n != entries:
-                # only the sets this group's cells look up
+            if n != entries or only is not None:
+                # only the sets this group's cells look up (--cells: no
+                # 1001-element rbtree and pipapo sets to load for nothing)
                 used = {BACKENDS[c["backend"]].set for c in cells if c["backend"] in BACKENDS}
                 defs = [d for d in defs if d[0] in used]
             write(os.path.join(plandir, setsf), gen_sets(defs, dev))
