@@ -119,7 +119,8 @@ def t0_main(argv=None):
     r = sub.add_parser("run", help="boot the x86_64 kernels with the plugin and count")
     r.add_argument("--results", required=True)
     r.add_argument("--quick", action="store_true", help="a few scenarios, small counts")
-    r.add_argument("--rounds", type=int, default=2, help="boots per kernel and command line")
+    r.add_argument("--rounds", type=int, default=t0.MIN_BOOTS,
+                   help="boots per kernel and command line (validate wants %d)" % t0.MIN_BOOTS)
     r.add_argument("--reps", type=int, default=1, help="passes over the cells in each boot")
     r.add_argument("--base", default=os.environ.get("NFTLAB_BASE", "6.12"), choices=lab.bases(),
                    help="the kernels' base tree (kernel/builder/bases/): 6.12 or 7.3")
@@ -129,6 +130,10 @@ def t0_main(argv=None):
     r.add_argument("--variants", default="baseline,patched")
     r.add_argument("--mitigations", default=",".join(t0.MITIGATIONS))
     r.add_argument("--no-build", dest="build", action="store_false")
+    r.add_argument("--cells", metavar="BACKENDS", type=t0.cell_backends,
+                   help="only the cells of these backends, comma-separated (e.g. drop,hash,dynset,ct,ctonly)")
+    r.add_argument("--seed-probe", type=int, default=0, metavar="N",
+                   help="N more groups per boot, each looking the packet up in a fresh 1001-element hash set")
     r.add_argument("--keep-done", action="store_true",
                    help="keep the boots RESULTS already holds that exited 0 with the same kernel build and counts")
     p = sub.add_parser("report", help="t0.json and t0.md from the raw counts (t0.md from t0.json without raw/)")

@@ -8,6 +8,12 @@ the hook and the chain around it cancel, so what is left is the set lookup
 and its expression.  Patched kernels are shown with the lab knob at 0 (the
 series' direct calls); the knob's forced-indirect runs are the patched
 kernel's own control and stay in its run's report.
+
+A difference between two kernels counts only where their instruction
+ranges do not overlap, each range the min..max of at least t0.MIN_BOOTS
+boots: one boot cannot show what the next one counts (the v4 run's hash
+cell read 1056 on a kernel that counted 1015 in five other boots).  The
+delta table marks every other difference "not proven".
 """
 import json
 import os
@@ -33,6 +39,8 @@ def load(resdir):
         if r["knob"] == "1":
             continue
         label = "%s %s" % (base, r["variant"])
+        # t0.json before per-boot figures: every cell ran in every boot
+        r = dict(r, boots=r.get("boots", t0["run"]["rounds"]))
         rows[(r["cell"].replace("/k0", "/k-"), r["mitigation"], label)] = r
     return t0["run"], rows
 
@@ -61,6 +69,42 @@ def lookup_text(r, drop):
     tlo, thi = number(r["indirect_thunks"])
     slo, shi = number(drop["indirect_thunks"])
     return "%s / %s" % (fmt(ilo - dhi, ihi - dlo), fmt(tlo - shi, thi - slo))
+
+
+def signed(x):
+    return ("+" if x > 0 else "") + t0.fmt(x)
+
+
+def delta_text(a, b):
+    """Instructions per packet of row B less row A, and whether that
+    difference is proven: the two ranges do not overlap and each comes
+    from at least t0.MIN_BOOTS boots."""
+    if a is None or b is None:
+        return "-"
+    alo, ahi = number(a["kernel_insns"])
+    blo, bhi = number(b["kernel_insns"])
+    lo, hi = blo - ahi, bhi - alo
+    text = signed(lo) if lo == hi else "%s..%s" % (signed(lo), signed(hi))
+    boots = min(a["boots"], b["boots"])
+    if alo == ahi == blo == bhi:
+        verdict = "same"
+    elif bhi >= alo and blo <= ahi:
+        verdict = "not proven: overlap"
+    elif boots < t0.MIN_BOOTS:
+        verdict = "not proven: %d boot%s" % (boots, "" if boots == 1 else "s")
+    else:
+        return text
+    if verdict == "same" and boots < t0.MIN_BOOTS:
+        verdict = "same in %d boot%s" % (boots, "" if boots == 1 else "s")
+    return "%s (%s)" % (text, verdict)
+
+
+def delta_rows(cells, rows, labels):
+    """Each cell's instructions per packet in every kernel after the first,
+    less the first kernel's."""
+    return [[short_cell(c), m] + [delta_text(rows.get((c, m, labels[0])), rows.get((c, m, lab)))
+                                  for lab in labels[1:]]
+            for c, m in cells]
 
 
 def drop_key(cid):
@@ -115,6 +159,12 @@ def compare(resdirs, lookups=None):
     out.append(render_table(hdr, table))
     out += ["", "The lookup alone (its cell less the drop cell of its group): instructions / thunks", ""]
     out.append(render_table(hdr, lookup_rows(LOOKUP_BACKENDS, cells, rows, labels)))
+    if len(labels) > 1:
+        out += ["", "Instructions per packet against %s; a delta counts only where the two ranges do not overlap"
+                % labels[0], "and each is the min..max of at least %d boots; every other one is not proven:"
+                % t0.MIN_BOOTS, ""]
+        out.append(render_table(["scenario", "spectre_v2"] + ["%s less %s" % (lab, labels[0]) for lab in labels[1:]],
+                                delta_rows(cells, rows, labels)))
     return "\n".join(out) + "\n"
 
 

@@ -152,7 +152,8 @@ def kernel_stamp(kdir):
     return (lab.build_info(kdir) or {}).get("stamp")
 
 
-def boot(rawdir, kdir, syms, plugin, variant, mitigation, rnd, quick, counts, reps, keep_done=False, nft=None):
+def boot(rawdir, kdir, syms, plugin, variant, mitigation, rnd, quick, counts, reps, keep_done=False, nft=None,
+         only=None, probe=0):
     """One QEMU boot running every cell of the variant with counted pktgen runs."""
     name = "%s-%s-r%d" % (variant, mitigation, rnd)
     bdir = os.path.join(rawdir, name)
@@ -163,7 +164,8 @@ def boot(rawdir, kdir, syms, plugin, variant, mitigation, rnd, quick, counts, re
         # an unfinished or different boot: its counts must not mix with ours
         shutil.rmtree(bdir)
     os.makedirs(bdir, exist_ok=True)
-    ncells = t0.write_plan(os.path.join(bdir, "plan"), variant, quick, reps, knob=lab.has_knob(kdir))
+    ncells = t0.write_plan(os.path.join(bdir, "plan"), variant, quick, reps, knob=lab.has_knob(kdir), only=only,
+                           probe=probe)
     symf = os.path.join(bdir, "syms.txt")
     write(symf, "".join("%s %x %x %s\n" % s for s in syms))
     countsf = os.path.join(bdir, "counts.jsonl")
@@ -210,6 +212,7 @@ def run(args):
     variants = args.variants.split(",")
     mitigations = args.mitigations.split(",")
     counts = t0.COUNTS
+    only = args.cells.split(",") if args.cells else None
     failed = 0
     kdirs, syms = {}, {}
     for v in variants:
@@ -224,12 +227,13 @@ def run(args):
             for m in mitigations:
                 if kdirs[v]:
                     failed += boot(rawdir, kdirs[v], syms[v], plugin, v, m, rnd, args.quick, counts, args.reps,
-                                   args.keep_done, args.nft) != 0
+                                   args.keep_done, args.nft, only, args.seed_probe) != 0
     write(os.path.join(t0dir, "run.json"), json.dumps(dict(
         quick=args.quick, rounds=args.rounds, reps=args.reps, variants=variants, mitigations=mitigations,
         counts=list(counts), cpu=cpu_model(), kernels={v: kdirs[v] for v in variants},
         knob={v: lab.has_knob(kdirs[v]) for v in variants if kdirs[v]},
-        base=args.base, base_version=base_version(kdirs), nft=args.nft), indent=1) + "\n")
+        base=args.base, base_version=base_version(kdirs), nft=args.nft, cells=only,
+        seed_probe=args.seed_probe), indent=1) + "\n")
     rc = t0.report(args.results)
     print("\nresults: %s" % os.path.join(t0dir, "t0.md"))
     return 1 if failed or rc else 0

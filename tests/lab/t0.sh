@@ -13,12 +13,10 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 run="$top/build/check/t0"
 rm -rf "$run"
 mkdir -p "$run"
-# unittest files (TAP from tests/unit/unittest_tap.py): each line names
-# its file already
 for unit in test_t0 test_t0compare; do
 	python3 "$top/tests/unit/$unit.py" > "$run/$unit.tap" 2>&1
 	rc=$?
-	tap_report "" "$run/$unit.tap" "$run/$unit.tap"
+	tap_report "$unit: " "$run/$unit.tap" "$run/$unit.tap"
 	tap_result "$unit exit status" "$rc"
 	[ "$rc" -eq 0 ] || sed -n '/^Traceback/,$p' "$run/$unit.tap" | sed 's/^/# /'
 done
