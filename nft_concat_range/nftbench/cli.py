@@ -136,6 +136,9 @@ def t0_main(argv=None):
                    help="N more groups per boot, each looking the packet up in a fresh 1001-element hash set")
     r.add_argument("--keep-done", action="store_true",
                    help="keep the boots RESULTS already holds that exited 0 with the same kernel build and counts")
+    r.add_argument("--label", action="append", default=[], metavar="VARIANT=TEXT", type=t0run.label_arg,
+                   help="the name t0.py compare gives VARIANT's kernel (default: BASE VARIANT), e.g."
+                        " patched='7.3 1-2' for a kernel with the first two patches of the series")
     p = sub.add_parser("report", help="t0.json and t0.md from the raw counts (t0.md from t0.json without raw/)")
     p.add_argument("results")
     p.add_argument("--quiet", action="store_true")

@@ -29,16 +29,19 @@ LOOKUP_BACKENDS = ("hash", "rbtree", "pipapo")
 
 
 def load(resdir):
-    """(label, rows) of one run: label "BASE VARIANT" per kernel, rows keyed
-    by (cell name, mitigation, label)."""
+    """(run, rows) of one run: rows keyed by (cell name, mitigation, label),
+    the label "BASE VARIANT" per kernel unless the run was given another
+    (t0.py run --label: two runs of one base whose patched kernels carry
+    different parts of the series)."""
     with open(os.path.join(resdir, "t0", "t0.json")) as f:
         t0 = json.load(f)
     base = t0["run"].get("base", "6.12")
+    labels = t0["run"].get("labels") or {}
     rows = {}
     for r in t0["rows"]:
         if r["knob"] == "1":
             continue
-        label = "%s %s" % (base, r["variant"])
+        label = labels.get(r["variant"]) or "%s %s" % (base, r["variant"])
         # t0.json before per-boot figures: every cell ran in every boot
         r = dict(r, boots=r.get("boots", t0["run"]["rounds"]))
         rows[(r["cell"].replace("/k0", "/k-"), r["mitigation"], label)] = r

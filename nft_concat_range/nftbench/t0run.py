@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """T0's runner: the pktcount plugin, the symbols it watches, one QEMU boot
 per kernel, command line and round (kernel/runner/lab-run), then the report."""
+import argparse
 import json
 import os
 import shutil
@@ -201,6 +202,14 @@ def base_version(kdirs):
     return seen.pop() if seen else None
 
 
+def label_arg(text):
+    """--label VARIANT=TEXT: (variant, text)."""
+    variant, eq, label = text.partition("=")
+    if not eq or not variant or not label.strip():
+        raise argparse.ArgumentTypeError("--label takes VARIANT=TEXT, not '%s'" % text)
+    return variant, label.strip()
+
+
 def run(args):
     """t0.py run: every boot of ARGS (see cli.t0_main), then the report."""
     t0dir = os.path.join(args.results, "t0")
@@ -210,6 +219,11 @@ def run(args):
     os.environ["NFTLAB_BASE"] = args.base
     plugin = build_plugin()
     variants = args.variants.split(",")
+    labels = dict(args.label)
+    for v in labels:
+        if v not in variants:
+            raise SystemExit("t0: --label names variant '%s', which this run does not boot (--variants %s)"
+                             % (v, args.variants))
     mitigations = args.mitigations.split(",")
     counts = t0.COUNTS
     only = args.cells.split(",") if args.cells else None
@@ -233,7 +247,7 @@ def run(args):
         counts=list(counts), cpu=cpu_model(), kernels={v: kdirs[v] for v in variants},
         knob={v: lab.has_knob(kdirs[v]) for v in variants if kdirs[v]},
         base=args.base, base_version=base_version(kdirs), nft=args.nft, cells=only,
-        seed_probe=args.seed_probe), indent=1) + "\n")
+        seed_probe=args.seed_probe, labels=labels), indent=1) + "\n")
     rc = t0.report(args.results)
     print("\nresults: %s" % os.path.join(t0dir, "t0.md"))
     return 1 if failed or rc else 0

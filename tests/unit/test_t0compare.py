@@ -99,4 +99,16 @@ b2 = store(top, "t0-b2", dict(rounds=3, reps=1), [
 for runs, why in (([a, one], "a run of one boot"), ([a, b2], "a cell counted in one boot of a 3-boot run")):
     r = line_of(t0compare.compare(runs), "hash n1  ", 2)
     tap.ok(r[2:] == ["+14 (not proven: 1 boot)"], "%s: even a delta of disjoint counts is not proven" % why, r)
+
+# Two runs of one base: their patched kernels carry different parts of the
+# series, each named by the run (t0.py run --label).
+p12 = store(top, "t0-p12", dict(three, base="7.3", labels={"patched": "7.3 1-2"}), [
+    row("T0/net_port/hash/n1/k0", "patched", "retpoline", "0", "1029", "0")])
+p123 = store(top, "t0-p123", dict(three, base="7.3", labels={"patched": "7.3 1-3"}), [
+    row("T0/net_port/hash/n1/k0", "patched", "retpoline", "0", "1001", "0")])
+text = t0compare.compare([p12, p123])
+hdr = line_of(text, "scenario")
+tap.ok(hdr[2:] == ["7.3 1-2", "7.3 1-3"], "a run's --label names its kernel's column", hdr)
+r = line_of(text, "hash n1  ", 2)
+tap.ok(r[2:] == ["-28"], "labelled kernels of one base and variant get a delta of their own", r)
 sys.exit(taplib.done(tap, count_file))
