@@ -212,18 +212,18 @@ def label_arg(text):
 
 def run(args):
     """t0.py run: every boot of ARGS (see cli.t0_main), then the report."""
-    t0dir = os.path.join(args.results, "t0")
-    rawdir = os.path.join(t0dir, "raw")
-    os.makedirs(rawdir, exist_ok=True)
-    # kernel/builder/build and lab-run take the base from the environment
-    os.environ["NFTLAB_BASE"] = args.base
-    plugin = build_plugin()
     variants = args.variants.split(",")
     labels = dict(args.label)
     for v in labels:
         if v not in variants:
             raise SystemExit("t0: --label names variant '%s', which this run does not boot (--variants %s)"
                              % (v, args.variants))
+    t0dir = os.path.join(args.results, "t0")
+    rawdir = os.path.join(t0dir, "raw")
+    os.makedirs(rawdir, exist_ok=True)
+    # kernel/builder/build and lab-run take the base from the environment
+    os.environ["NFTLAB_BASE"] = args.base
+    plugin = build_plugin()
     mitigations = args.mitigations.split(",")
     counts = t0.COUNTS
     only = args.cells.split(",") if args.cells else None
