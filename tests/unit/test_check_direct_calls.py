@@ -56,6 +56,7 @@ X86 = "x86_64-6.12-patched-retpoline"
 X86_MODULE = "x86_64-6.12-patched-retpoline-nft_chain_filter.o"
 X86_BASELINE = "x86_64-6.12-baseline-retpoline"
 UML = "uml-6.12-patched-retpoline"
+X86_73 = "x86_64-7.3-patched-retpoline"
 LOOKUP = r"^(__)?nft_set_do_lookup(\..*)?$"
 CHAIN = r"^nft_do_chain_hook(\..*)?$"
 # the miniature's candidates (fixtures/direct-calls/mini/mini.c)
@@ -122,6 +123,26 @@ class GccBuiltIn(unittest.TestCase):
         lines, status = site_report([FixtureImage(X86)], "hook", "x86-retpoline")
         self.assertEqual(lines[1:3], ["ok 1 - hook: direct call to __SCT__nf_hook_nft",
                                       "ok 2 - hook: indirect call via __x86_indirect_thunk_*"])
+
+
+class Gcc73(unittest.TestCase):
+    """x86_64 vmlinux of the 7.3 base by gcc (series v5)."""
+
+    def test_thunk_by_pi_alias(self):
+        """a call to __pi___x86_indirect_thunk_rcx is a retpoline thunk"""
+        self.assertIn(Event("thunk", "__x86_indirect_thunk_rcx", "ffffffff815d9802"),
+                      events(FixtureImage(X86_73), r"^nf_hook_slow$"))
+
+    def test_hook_site_on_73(self):
+        """the hook entry: the static call's trampoline, the fallback via a thunk"""
+        lines, status = site_report([FixtureImage(X86_73)], "hook", "x86-retpoline")
+        self.assertEqual((failed(lines), status), ([], 0))
+
+    def test_objref_helper_is_part_of_the_site(self):
+        """nft_objref_obj_eval, which nft_objref_eval tail-calls, holds the direct call"""
+        lines, status = site_report([FixtureImage(X86_73)], "objref", "x86-retpoline")
+        self.assertIn("ok 1 - objref: direct call to nft_counter_obj_eval", lines)
+        self.assertEqual((failed(lines), status), ([], 0))
 
 
 class Clang(unittest.TestCase):
@@ -306,7 +327,7 @@ class Report(unittest.TestCase):
     def test_missing_site_fails(self):
         """a site whose functions no file has is a failure"""
         lines, status = site_report([FixtureImage(UML)], "objref", "uml-retpoline")
-        self.assertEqual(lines, [r"not ok 1 - objref: no function matching ^nft_objref_(map_)?eval(\..*)?$"
+        self.assertEqual(lines, [r"not ok 1 - objref: no function matching ^nft_objref_(map_|obj_)?eval(\..*)?$"
                                  r" in the files given", "1..1"])
         self.assertEqual(status, 1)
 

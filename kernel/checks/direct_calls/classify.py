@@ -159,6 +159,11 @@ class Classifier:
         if ops.startswith("*"):
             self.emit("plain", None, addr)
             return
+        # objdump names a target by any of its aliases: 7.3's x86 thunks and
+        # string functions also have a "__pi_" one (position-independent
+        # code shares them), which it may pick
+        if ann.startswith("__pi_"):
+            ann = ann[len("__pi_"):]
         if ann.startswith("__x86_indirect_thunk_"):
             self.emit("thunk", ann, addr)
             return

@@ -40,7 +40,7 @@ def series_sites(arch, defined):
         Site("dynset", r"^nft_dynset_(eval|do_update|do_delete)(\..*)?$",
              ["nft_rhash_update", "nft_rhash_delete"], None),
         Site("elemexpr", r"^nft_lookup_eval(\..*)?$", ["nft_counter_eval"], None),
-        Site("objref", r"^nft_objref_(map_)?eval(\..*)?$", ["nft_counter_obj_eval"], None),
+        Site("objref", r"^nft_objref_(map_|obj_)?eval(\..*)?$", ["nft_counter_obj_eval"], None),
         Site("hook", r"^(nf_hook_slow|nf_hook_entry_hookfn)(\..*)?$", [HOOK_ENTRY[arch]], None),
         Site("chain", r"^nft_do_chain_hook(\..*)?$", chains, "nft_do_chain"),
     ]
