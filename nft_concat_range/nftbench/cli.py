@@ -151,6 +151,9 @@ def t0_main(argv=None):
     c.add_argument("--out", help="also write the text to this file")
     c.add_argument("--lookups", metavar="BACKENDS",
                    help="only the per-lookup table of these backends (comma-separated: hash,rbtree,pipapo)")
+    c.add_argument("--cells", metavar="BACKENDS", type=t0.cell_backends,
+                   help="only the per-packet table of these cells' backends, with each later kernel"
+                        " less the first (e.g. drop,dynset: a patch's own figure)")
     args = ap.parse_args(argv)
     if args.cmd == "compare":
         from . import t0compare

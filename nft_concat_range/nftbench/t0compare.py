@@ -136,9 +136,31 @@ def lookups_only(resdirs, backends, cells, rows, labels):
     return "\n".join(out) + "\n"
 
 
-def compare(resdirs, lookups=None):
+def cells_only(resdirs, backends, cells, rows, labels):
+    """Per packet, the cells of BACKENDS in every kernel and each later
+    kernel less the first (delta_text: proven or not): what the commit
+    message of one patch quotes, its kernel against the one before it."""
+    names = ", ".join(os.path.basename(os.path.normpath(d)) for d in resdirs)
+    # short lines: a commit message wraps at 75 columns
+    out = ["  instructions / retpoline thunks per packet",
+           "  (T0 run%s %s)" % ("s" if len(resdirs) > 1 else "", names), ""]
+    table = [[short_cell(c), m] + [cell_text(rows.get((c, m, lab))) for lab in labels]
+             + [delta_text(rows.get((c, m, labels[0])), rows.get((c, m, lab))) for lab in labels[1:]]
+             for c, m in cells if parse_cell_id(c)["backend"] in backends]
+    if not table:
+        raise SystemExit("t0 compare: no cell of backend(s) %s in %s" % (",".join(backends), names))
+    hdr = ["scenario", "spectre_v2"] + labels + ["delta" if len(labels) == 2 else "%s less %s" % (lab, labels[0])
+                                                for lab in labels[1:]]
+    out += ["  " + line for line in render_table(hdr, table).split("\n")]
+    out += ["  (a delta counts where the ranges of at least %d boots of each" % t0.MIN_BOOTS,
+            "  kernel do not overlap)"]
+    return "\n".join(out) + "\n"
+
+
+def compare(resdirs, lookups=None, backends=None):
     """The side-by-side text of the runs in RESDIRS (LOOKUPS: only the
-    lookup table of those backends)."""
+    lookup table of those backends; BACKENDS: only the per-packet table of
+    those cells, with the deltas)."""
     runs, rows, labels = [], {}, []
     for d in resdirs:
         run, r = load(d)
@@ -151,6 +173,8 @@ def compare(resdirs, lookups=None):
                    key=lambda cm: (parse_cell_id(cm[0])["backend"], cm[0], cm[1]))
     if lookups:
         return lookups_only(resdirs, lookups, cells, rows, labels)
+    if backends:
+        return cells_only(resdirs, backends, cells, rows, labels)
     out = ["T0 side by side: instructions / retpoline thunks per packet (knob 0 on patched kernels)", ""]
     for d, run in runs:
         out.append("  %s: %s, guest nft %s, %d boot(s) x %d pass(es)"
@@ -176,7 +200,9 @@ def main(args):
     for b in lookups or ():
         if b not in LOOKUP_BACKENDS:
             raise SystemExit("t0 compare: --lookups takes %s, not '%s'" % (",".join(LOOKUP_BACKENDS), b))
-    text = compare(args.runs, lookups)
+    if lookups and args.cells:
+        raise SystemExit("t0 compare: --lookups and --cells are two different tables: pass one")
+    text = compare(args.runs, lookups, args.cells.split(",") if args.cells else None)
     if args.out:
         with open(args.out, "w") as f:
             f.write(text)

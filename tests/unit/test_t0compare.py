@@ -111,4 +111,19 @@ hdr = line_of(text, "scenario")
 tap.ok(hdr[2:] == ["7.3 1-2", "7.3 1-3"], "a run's --label names its kernel's column", hdr)
 r = line_of(text, "hash n1  ", 2)
 tap.ok(r[2:] == ["-28"], "labelled kernels of one base and variant get a delta of their own", r)
+# --cells: one patch's own figure, its kernel against the one before it.
+text = t0compare.compare([p12, p123], backends=["hash"])
+hdr = line_of(text, "  scenario")
+r = line_of(text, "  hash n1")
+tap.ok(hdr[2:] == ["7.3 1-2", "7.3 1-3", "delta"] and r[2:] == ["1029 / 0", "1001 / 0", "-28"]
+       and "t0-p12, t0-p123" in text,
+       "--cells hash: the per-packet rows of that backend, the delta, the runs named", text)
+text = t0compare.compare([a, b], backends=["hash"])
+tap.ok("drop" not in text and "conntrack" not in text, "--cells leaves out the cells of other backends", text)
+try:
+    t0compare.compare([p12, p123], backends=["rbtree"])
+    missing = None
+except SystemExit as e:
+    missing = str(e)
+tap.ok(missing and "no cell of backend(s) rbtree" in missing, "--cells of a backend no run counted fails", missing)
 sys.exit(taplib.done(tap, count_file))
