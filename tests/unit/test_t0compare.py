@@ -1,18 +1,23 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of t0.py compare (nft_concat_range/nftbench/t0compare.py)
-(TAP): runs of two bases side by side, the lookup less its drop cell,
-ranges, the patched kernel shown with knob 0 only.  No kernel, no QEMU."""
+"""Unit tests of t0.py compare (nft_concat_range/nftbench/t0compare.py):
+runs of two bases side by side, the lookup less its drop cell, ranges, the
+patched kernel shown with knob 0 only, deltas, labelled kernels, --cells.
+No kernel, no QEMU.
+
+python3 tests/unit/test_t0compare.py: TAP ([--tap-start N] [--count-file
+PATH] as tests/lab/t0.sh chains it); -v: unittest's own runner."""
 import json
 import os
 import sys
 import tempfile
+import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "nft_concat_range"))
-from nftbench import tap as taplib  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "nft_concat_range"))
 from nftbench import t0compare  # noqa: E402
 
-tap, count_file = taplib.from_argv()
+THREE = dict(rounds=3, reps=1)
 
 
 def row(cell, variant, mitigation, knob, insns, thunks):
@@ -34,96 +39,201 @@ def line_of(text, start, section=0):
     return [c.strip() for c in rows[section].split("|")]
 
 
-top = tempfile.mkdtemp()
-old = store(top, "t0-old", dict(rounds=1, reps=2), [
-    row("T0/net_port/drop/n0/k-", "baseline", "retpoline", "-", "503", "2"),
-    row("T0/net_port/rbtree/n1/k-", "baseline", "retpoline", "-", "2556", "2"),
-    row("T0/net_port/drop/n0/k0", "patched", "retpoline", "0", "516", "0"),
-    row("T0/net_port/rbtree/n1/k0", "patched", "retpoline", "0", "922", "0"),
-    row("T0/net_port/rbtree/n1/k1", "patched", "retpoline", "1", "999999", "9")])
-new = store(top, "t0-new", dict(rounds=2, reps=1, base="7.3", base_version="linux-source-7.3 7.3.4-1~bpo13+1",
-                                nft="host"), [
-    row("T0/net_port/drop/n0/k-", "baseline", "retpoline", "-", "500..502", "2"),
-    row("T0/net_port/rbtree/n1/k-", "baseline", "retpoline", "-", "1600", "12"),
-    row("T0/net_port/drop/n0/k--10k", "baseline", "retpoline", "-", "500", "2"),
-    row("T0/net_port/rbtree/n1/k--10k", "baseline", "retpoline", "-", "1800", "16")])
-text = t0compare.compare([old, new])
+def two_bases(top):
+    """(t0-old, t0-new): a 6.12 run of both kernels (the patched one with
+    knob 0 and 1), a 7.3 run of the baseline with a larger set too."""
+    old = store(top, "t0-old", dict(rounds=1, reps=2), [
+        row("T0/net_port/drop/n0/k-", "baseline", "retpoline", "-", "503", "2"),
+        row("T0/net_port/rbtree/n1/k-", "baseline", "retpoline", "-", "2556", "2"),
+        row("T0/net_port/drop/n0/k0", "patched", "retpoline", "0", "516", "0"),
+        row("T0/net_port/rbtree/n1/k0", "patched", "retpoline", "0", "922", "0"),
+        row("T0/net_port/rbtree/n1/k1", "patched", "retpoline", "1", "999999", "9")])
+    new = store(top, "t0-new", dict(rounds=2, reps=1, base="7.3", base_version="linux-source-7.3 7.3.4-1~bpo13+1",
+                                    nft="host"), [
+        row("T0/net_port/drop/n0/k-", "baseline", "retpoline", "-", "500..502", "2"),
+        row("T0/net_port/rbtree/n1/k-", "baseline", "retpoline", "-", "1600", "12"),
+        row("T0/net_port/drop/n0/k--10k", "baseline", "retpoline", "-", "500", "2"),
+        row("T0/net_port/rbtree/n1/k--10k", "baseline", "retpoline", "-", "1800", "16")])
+    return old, new
 
-hdr = line_of(text, "scenario")
-tap.ok(hdr[2:] == ["6.12 baseline", "6.12 patched", "7.3 baseline"],
-       "one column per base and kernel, in the order of the runs", hdr)
-r = line_of(text, "rbtree n1  ")
-tap.ok(r[2:] == ["2556 / 2", "922 / 0", "1600 / 12"], "a cell's instructions / thunks in every column", r)
-tap.ok("999999" not in text, "the patched kernel's forced-indirect runs (knob 1) are left out")
-r = line_of(text, "rbtree n1  ", 1)
-tap.ok(r[2:] == ["2053 / 0", "406 / 0", "1098..1100 / 10"],
-       "the lookup alone is the cell less its group's drop cell; a range stays a range", r)
-r = line_of(text, "rbtree n1 10k", 1)
-tap.ok(r[2:] == ["-", "-", "1300 / 14"], "a cell of the larger set is paired with the drop cell of its own group", r)
-tap.ok("linux-source-7.3 7.3.4-1~bpo13+1" in text and "linux-source-6.12" in text,
-       "each run's base is named")
-text = t0compare.compare([old, new], lookups=["rbtree"])
-r = line_of(text, "  rbtree n1 10k")
-tap.ok(r[2:] == ["-", "-", "1300 / 14"] and "rbtree n1  " in text and "drop" not in text
-       and "t0-old, t0-new" in text,
-       "--lookups rbtree: the lookup table of that backend alone, naming the runs", text)
-try:
-    t0compare.compare([old, new], lookups=["pipapo"])
-    missing = None
-except SystemExit as e:
-    missing = str(e)
-tap.ok(missing and "no cell of backend(s) pipapo" in missing, "--lookups of a backend no run counted fails", missing)
+
+def three_boot_runs(top):
+    """(t0-a, t0-b): the baseline and the patched kernel, 3 boots each."""
+    a = store(top, "t0-a", THREE, [
+        row("T0/net_port/hash/n1/k-", "baseline", "retpoline", "-", "1015", "2"),
+        row("T0/ct/ct/n1/k-", "baseline", "retpoline", "-", "3818.50..3872.37", "6"),
+        row("T0/net_port/drop/n0/k-", "baseline", "retpoline", "-", "503", "2")])
+    b = store(top, "t0-b", THREE, [
+        row("T0/net_port/hash/n1/k0", "patched", "retpoline", "0", "1029", "0"),
+        row("T0/ct/ct/n1/k0", "patched", "retpoline", "0", "3843.43..3932.59", "3"),
+        row("T0/net_port/drop/n0/k0", "patched", "retpoline", "0", "503", "0")])
+    return a, b
+
+
+def labelled_runs(top):
+    """(t0-p12, t0-p123): two runs of one base whose patched kernels carry
+    different parts of the series, each named by the run (t0.py run --label)."""
+    p12 = store(top, "t0-p12", dict(THREE, base="7.3", labels={"patched": "7.3 1-2"}), [
+        row("T0/net_port/hash/n1/k0", "patched", "retpoline", "0", "1029", "0")])
+    p123 = store(top, "t0-p123", dict(THREE, base="7.3", labels={"patched": "7.3 1-3"}), [
+        row("T0/net_port/hash/n1/k0", "patched", "retpoline", "0", "1001", "0")])
+    return p12, p123
+
+
+class Stored(unittest.TestCase):
+    """A test class whose stored runs live in a temporary directory of its own."""
+
+    @classmethod
+    def setUpClass(cls):
+        tmp = tempfile.TemporaryDirectory()
+        cls.addClassCleanup(tmp.cleanup)
+        cls.top = tmp.name
+
+
+class TwoBases(Stored):
+    """compare of a 6.12 run and a 7.3 run."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.old, cls.new = two_bases(cls.top)
+        cls.text = t0compare.compare([cls.old, cls.new])
+
+    def test_columns(self):
+        """one column per base and kernel, in the order of the runs"""
+        hdr = line_of(self.text, "scenario")
+        self.assertEqual(hdr[2:], ["6.12 baseline", "6.12 patched", "7.3 baseline"])
+
+    def test_cell_in_every_column(self):
+        """a cell's instructions / thunks in every column"""
+        r = line_of(self.text, "rbtree n1  ")
+        self.assertEqual(r[2:], ["2556 / 2", "922 / 0", "1600 / 12"])
+
+    def test_knob_1_left_out(self):
+        """the patched kernel's forced-indirect runs (knob 1) are left out"""
+        self.assertNotIn("999999", self.text)
+
+    def test_lookup_less_drop_cell(self):
+        """the lookup alone is the cell less its group's drop cell; a range stays a range"""
+        r = line_of(self.text, "rbtree n1  ", 1)
+        self.assertEqual(r[2:], ["2053 / 0", "406 / 0", "1098..1100 / 10"])
+
+    def test_larger_set_paired_with_own_drop_cell(self):
+        """a cell of the larger set is paired with the drop cell of its own group"""
+        r = line_of(self.text, "rbtree n1 10k", 1)
+        self.assertEqual(r[2:], ["-", "-", "1300 / 14"])
+
+    def test_bases_named(self):
+        """each run's base is named"""
+        self.assertIn("linux-source-7.3 7.3.4-1~bpo13+1", self.text, "the 7.3 run's base_version")
+        self.assertIn("linux-source-6.12", self.text, "the 6.12 run's base")
+
+    def test_lookups_table(self):
+        """--lookups rbtree: the lookup table of that backend alone, naming the runs"""
+        text = t0compare.compare([self.old, self.new], lookups=["rbtree"])
+        r = line_of(text, "  rbtree n1 10k")
+        self.assertEqual(r[2:], ["-", "-", "1300 / 14"], text)
+        self.assertIn("rbtree n1  ", text)
+        self.assertNotIn("drop", text)
+        self.assertIn("t0-old, t0-new", text)
+
+    def test_lookups_of_missing_backend_fails(self):
+        """--lookups of a backend no run counted fails"""
+        with self.assertRaises(SystemExit) as cm:
+            t0compare.compare([self.old, self.new], lookups=["pipapo"])
+        self.assertIn("no cell of backend(s) pipapo", str(cm.exception))
+
 
 # A delta counts only where the ranges of at least 3 boots each do not overlap.
-three = dict(rounds=3, reps=1)
-a = store(top, "t0-a", three, [
-    row("T0/net_port/hash/n1/k-", "baseline", "retpoline", "-", "1015", "2"),
-    row("T0/ct/ct/n1/k-", "baseline", "retpoline", "-", "3818.50..3872.37", "6"),
-    row("T0/net_port/drop/n0/k-", "baseline", "retpoline", "-", "503", "2")])
-b = store(top, "t0-b", three, [
-    row("T0/net_port/hash/n1/k0", "patched", "retpoline", "0", "1029", "0"),
-    row("T0/ct/ct/n1/k0", "patched", "retpoline", "0", "3843.43..3932.59", "3"),
-    row("T0/net_port/drop/n0/k0", "patched", "retpoline", "0", "503", "0")])
-one = store(top, "t0-one", dict(rounds=1, reps=2), [
-    row("T0/net_port/hash/n1/k0", "patched", "retpoline", "0", "1029", "0")])
-text = t0compare.compare([a, b])
-tap.ok("a delta counts only where the two ranges do not overlap" in text, "the delta table says what counts", text)
-r = line_of(text, "hash n1  ", 2)
-tap.ok(r[2:] == ["+14"], "disjoint ranges of 3 boots each: the delta counts, unmarked", r)
-r = line_of(text, "conntrack + nft", 1)
-tap.ok(r[2:] == ["-28.94..+114.09 (not proven: overlap)"], "overlapping ranges: the delta is not proven", r)
-r = line_of(text, "drop (hook only)", 1)
-tap.ok(r[2:] == ["0 (same)"], "the same count in both kernels is no delta", r)
-b2 = store(top, "t0-b2", dict(rounds=3, reps=1), [
-    dict(row("T0/net_port/hash/n1/k0", "patched", "retpoline", "0", "1029", "0"), boots=1)])
-for runs, why in (([a, one], "a run of one boot"), ([a, b2], "a cell counted in one boot of a 3-boot run")):
-    r = line_of(t0compare.compare(runs), "hash n1  ", 2)
-    tap.ok(r[2:] == ["+14 (not proven: 1 boot)"], "%s: even a delta of disjoint counts is not proven" % why, r)
+class Deltas(Stored):
+    """compare of the baseline and the patched kernel: the delta table."""
 
-# Two runs of one base: their patched kernels carry different parts of the
-# series, each named by the run (t0.py run --label).
-p12 = store(top, "t0-p12", dict(three, base="7.3", labels={"patched": "7.3 1-2"}), [
-    row("T0/net_port/hash/n1/k0", "patched", "retpoline", "0", "1029", "0")])
-p123 = store(top, "t0-p123", dict(three, base="7.3", labels={"patched": "7.3 1-3"}), [
-    row("T0/net_port/hash/n1/k0", "patched", "retpoline", "0", "1001", "0")])
-text = t0compare.compare([p12, p123])
-hdr = line_of(text, "scenario")
-tap.ok(hdr[2:] == ["7.3 1-2", "7.3 1-3"], "a run's --label names its kernel's column", hdr)
-r = line_of(text, "hash n1  ", 2)
-tap.ok(r[2:] == ["-28"], "labelled kernels of one base and variant get a delta of their own", r)
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.a, cls.b = three_boot_runs(cls.top)
+        cls.text = t0compare.compare([cls.a, cls.b])
+
+    def test_delta_table_says_what_counts(self):
+        """the delta table says what counts"""
+        self.assertIn("a delta counts only where the two ranges do not overlap", self.text)
+
+    def test_disjoint_ranges_count(self):
+        """disjoint ranges of 3 boots each: the delta counts, unmarked"""
+        self.assertEqual(line_of(self.text, "hash n1  ", 2)[2:], ["+14"])
+
+    def test_overlapping_ranges_not_proven(self):
+        """overlapping ranges: the delta is not proven"""
+        self.assertEqual(line_of(self.text, "conntrack + nft", 1)[2:], ["-28.94..+114.09 (not proven: overlap)"])
+
+    def test_same_count_no_delta(self):
+        """the same count in both kernels is no delta"""
+        self.assertEqual(line_of(self.text, "drop (hook only)", 1)[2:], ["0 (same)"])
+
+    def test_run_of_one_boot_not_proven(self):
+        """a run of one boot: even a delta of disjoint counts is not proven"""
+        one = store(self.top, "t0-one", dict(rounds=1, reps=2), [
+            row("T0/net_port/hash/n1/k0", "patched", "retpoline", "0", "1029", "0")])
+        r = line_of(t0compare.compare([self.a, one]), "hash n1  ", 2)
+        self.assertEqual(r[2:], ["+14 (not proven: 1 boot)"])
+
+    def test_cell_of_one_boot_not_proven(self):
+        """a cell counted in one boot of a 3-boot run: even a delta of disjoint counts is not proven"""
+        b2 = store(self.top, "t0-b2", dict(rounds=3, reps=1), [
+            dict(row("T0/net_port/hash/n1/k0", "patched", "retpoline", "0", "1029", "0"), boots=1)])
+        r = line_of(t0compare.compare([self.a, b2]), "hash n1  ", 2)
+        self.assertEqual(r[2:], ["+14 (not proven: 1 boot)"])
+
+
+class Labels(Stored):
+    """compare of two runs of one base, their kernels named by --label."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.p12, cls.p123 = labelled_runs(cls.top)
+        cls.text = t0compare.compare([cls.p12, cls.p123])
+
+    def test_label_names_column(self):
+        """a run's --label names its kernel's column"""
+        self.assertEqual(line_of(self.text, "scenario")[2:], ["7.3 1-2", "7.3 1-3"])
+
+    def test_labelled_kernels_get_delta(self):
+        """labelled kernels of one base and variant get a delta of their own"""
+        self.assertEqual(line_of(self.text, "hash n1  ", 2)[2:], ["-28"])
+
+
 # --cells: one patch's own figure, its kernel against the one before it.
-text = t0compare.compare([p12, p123], backends=["hash"])
-hdr = line_of(text, "  scenario")
-r = line_of(text, "  hash n1")
-tap.ok(hdr[2:] == ["7.3 1-2", "7.3 1-3", "delta"] and r[2:] == ["1029 / 0", "1001 / 0", "-28"]
-       and "t0-p12, t0-p123" in text,
-       "--cells hash: the per-packet rows of that backend, the delta, the runs named", text)
-text = t0compare.compare([a, b], backends=["hash"])
-tap.ok("drop" not in text and "conntrack" not in text, "--cells leaves out the cells of other backends", text)
-try:
-    t0compare.compare([p12, p123], backends=["rbtree"])
-    missing = None
-except SystemExit as e:
-    missing = str(e)
-tap.ok(missing and "no cell of backend(s) rbtree" in missing, "--cells of a backend no run counted fails", missing)
-sys.exit(taplib.done(tap, count_file))
+class Cells(Stored):
+    """compare --cells: the per-packet rows of some backends."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.p12, cls.p123 = labelled_runs(cls.top)
+        cls.a, cls.b = three_boot_runs(cls.top)
+
+    def test_cells_table(self):
+        """--cells hash: the per-packet rows of that backend, the delta, the runs named"""
+        text = t0compare.compare([self.p12, self.p123], backends=["hash"])
+        self.assertEqual(line_of(text, "  scenario")[2:], ["7.3 1-2", "7.3 1-3", "delta"], text)
+        self.assertEqual(line_of(text, "  hash n1")[2:], ["1029 / 0", "1001 / 0", "-28"], text)
+        self.assertIn("t0-p12, t0-p123", text)
+
+    def test_other_backends_left_out(self):
+        """--cells leaves out the cells of other backends"""
+        text = t0compare.compare([self.a, self.b], backends=["hash"])
+        self.assertNotIn("drop", text)
+        self.assertNotIn("conntrack", text)
+
+    def test_cells_of_missing_backend_fails(self):
+        """--cells of a backend no run counted fails"""
+        with self.assertRaises(SystemExit) as cm:
+            t0compare.compare([self.p12, self.p123], backends=["rbtree"])
+        self.assertIn("no cell of backend(s) rbtree", str(cm.exception))
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, HERE)
+    import unittest_tap
+    sys.exit(unittest_tap.run_file(__file__))
