@@ -123,12 +123,26 @@ def lookup_rows(backends, cells, rows, labels):
             for c, m in cells if parse_cell_id(c)["backend"] in backends]
 
 
+# A commit message wraps at 75 columns (checkpatch: COMMIT_LOG_LONG_LINE).
+MESSAGE_WIDTH = 75
+
+
+def runs_lines(resdirs):
+    """The line(s) naming the runs a table comes from, one run per line
+    after the first so that each stays within MESSAGE_WIDTH."""
+    names = [os.path.basename(os.path.normpath(d)) for d in resdirs]
+    out = ["  (T0 run%s %s" % ("s" if len(names) > 1 else "", names[0])]
+    out += ["   " + n for n in names[1:]]
+    out[:-1] = [ln + "," for ln in out[:-1]]
+    out[-1] += ")"
+    return out
+
+
 def lookups_only(resdirs, backends, cells, rows, labels):
     """The lookup table alone, for BACKENDS, with one line naming the runs:
     what a commit message quotes ([[include]] of a stored file)."""
     names = ", ".join(os.path.basename(os.path.normpath(d)) for d in resdirs)
-    # short lines: a commit message wraps at 75 columns
-    out = ["  instructions / retpoline thunks per lookup", "  (T0 run%s %s)" % ("s" if len(resdirs) > 1 else "", names), ""]
+    out = ["  instructions / retpoline thunks per lookup"] + runs_lines(resdirs) + [""]
     table = lookup_rows(backends, cells, rows, labels)
     if not table:
         raise SystemExit("t0 compare: no cell of backend(s) %s in %s" % (",".join(backends), names))
@@ -136,25 +150,67 @@ def lookups_only(resdirs, backends, cells, rows, labels):
     return "\n".join(out) + "\n"
 
 
+def compact(text):
+    """A count for a commit message's table: a range in whole
+    instructions, widened outwards (min rounded down, max up)."""
+    lo, hi = number(text)
+    if lo == hi:
+        return t0.fmt(lo)
+    return "%d..%d" % (lo.numerator // lo.denominator, -(-hi.numerator // hi.denominator))
+
+
+def compact_cell(r):
+    return "-" if r is None else "%s / %s" % (compact(r["kernel_insns"]), r["indirect_thunks"])
+
+
+def compact_delta(a, b):
+    """delta_text() in the units of compact(), its verdict in a word."""
+    if a is None or b is None:
+        return "-"
+    lo = number(b["kernel_insns"])[0] - number(a["kernel_insns"])[1]
+    hi = number(b["kernel_insns"])[1] - number(a["kernel_insns"])[0]
+    text = delta_text(a, b)
+    if "(" not in text:
+        return text
+    verdict = text[text.index("(") + 1:-1]
+    if verdict.startswith("same"):
+        return "0" if verdict == "same" else "0 (%s)" % verdict[len("same in "):]
+    span = signed(lo) if lo == hi else "%s..%s" % (compact_signed(lo, False), compact_signed(hi, True))
+    return "%s (%s)" % (span, verdict[len("not proven: "):])
+
+
+def compact_signed(x, up):
+    n = -(-x.numerator // x.denominator) if up else x.numerator // x.denominator
+    return ("+" if n > 0 else "") + str(n)
+
+
+def fit(lines):
+    """LINES, refused if one is wider than a commit message allows."""
+    wide = [ln for ln in lines if len(ln) > MESSAGE_WIDTH]
+    if wide:
+        raise SystemExit("t0 compare: %d line(s) wider than %d columns, too wide for a commit message"
+                         " (fewer kernels or cells): %s" % (len(wide), MESSAGE_WIDTH, wide[0].strip()))
+    return "\n".join(lines) + "\n"
+
+
 def cells_only(resdirs, backends, cells, rows, labels):
     """Per packet, the cells of BACKENDS in every kernel and each later
     kernel less the first (delta_text: proven or not): what the commit
-    message of one patch quotes, its kernel against the one before it."""
-    names = ", ".join(os.path.basename(os.path.normpath(d)) for d in resdirs)
-    # short lines: a commit message wraps at 75 columns
-    out = ["  instructions / retpoline thunks per packet",
-           "  (T0 run%s %s)" % ("s" if len(resdirs) > 1 else "", names), ""]
-    table = [[short_cell(c), m] + [cell_text(rows.get((c, m, lab))) for lab in labels]
-             + [delta_text(rows.get((c, m, labels[0])), rows.get((c, m, lab))) for lab in labels[1:]]
+    message of one patch quotes, its kernel against the one before it.
+    Ranges in whole instructions (compact()), lines within MESSAGE_WIDTH."""
+    out = ["  instructions / retpoline thunks per packet"] + runs_lines(resdirs) + [""]
+    table = [[short_cell(c), m] + [compact_cell(rows.get((c, m, lab))) for lab in labels]
+             + [compact_delta(rows.get((c, m, labels[0])), rows.get((c, m, lab))) for lab in labels[1:]]
              for c, m in cells if parse_cell_id(c)["backend"] in backends]
     if not table:
+        names = ", ".join(os.path.basename(os.path.normpath(d)) for d in resdirs)
         raise SystemExit("t0 compare: no cell of backend(s) %s in %s" % (",".join(backends), names))
-    hdr = ["scenario", "spectre_v2"] + labels + ["delta" if len(labels) == 2 else "%s less %s" % (lab, labels[0])
+    hdr = ["scenario", "spectre_v2"] + labels + ["delta" if len(labels) == 2 else "less %s" % labels[0]
                                                 for lab in labels[1:]]
     out += ["  " + line for line in render_table(hdr, table).split("\n")]
-    out += ["  (a delta counts where the ranges of at least %d boots of each" % t0.MIN_BOOTS,
-            "  kernel do not overlap)"]
-    return "\n".join(out) + "\n"
+    out += ["  (a range is min..max over the boots of a kernel; a delta counts",
+            "  where the ranges of at least %d boots each do not overlap)" % t0.MIN_BOOTS]
+    return fit(out)
 
 
 def compare(resdirs, lookups=None, backends=None):

@@ -135,7 +135,7 @@ class TwoBases(Stored):
         self.assertEqual(r[2:], ["-", "-", "1300 / 14"], text)
         self.assertIn("rbtree n1  ", text)
         self.assertNotIn("drop", text)
-        self.assertIn("t0-old, t0-new", text)
+        self.assertIn("(T0 runs t0-old,\n   t0-new)", text)
 
     def test_lookups_of_missing_backend_fails(self):
         """--lookups of a backend no run counted fails"""
@@ -218,7 +218,7 @@ class Cells(Stored):
         text = t0compare.compare([self.p12, self.p123], backends=["hash"])
         self.assertEqual(line_of(text, "  scenario")[2:], ["7.3 1-2", "7.3 1-3", "delta"], text)
         self.assertEqual(line_of(text, "  hash n1")[2:], ["1029 / 0", "1001 / 0", "-28"], text)
-        self.assertIn("t0-p12, t0-p123", text)
+        self.assertIn("(T0 runs t0-p12,\n   t0-p123)", text)
 
     def test_other_backends_left_out(self):
         """--cells leaves out the cells of other backends"""
@@ -231,6 +231,29 @@ class Cells(Stored):
         with self.assertRaises(SystemExit) as cm:
             t0compare.compare([self.p12, self.p123], backends=["rbtree"])
         self.assertIn("no cell of backend(s) rbtree", str(cm.exception))
+
+    def test_ranges_in_whole_instructions(self):
+        """--cells: a range widened to whole instructions, an overlap's delta in a word"""
+        runs = [store(self.top, "t0-range-%d" % i, dict(rounds=3, reps=1, base="7.3", labels={"patched": lab}),
+                      [row("T0/net_port/hash/n1/k0", "patched", "retpoline", "0", insns, "0")])
+                for i, (lab, insns) in enumerate((("7.3 1-2", "1002.40..1042.60"), ("7.3 1-3", "1030")))]
+        r = line_of(t0compare.compare(runs, backends=["hash"]), "  hash n1")
+        self.assertEqual(r[2:], ["1002..1043 / 0", "1030 / 0", "-13..+28 (overlap)"])
+
+    def test_too_wide_for_a_commit_message(self):
+        """--cells refuses a table wider than a commit message's 75 columns"""
+        wide = [store(self.top, "t0-wide-%d" % i, dict(rounds=3, reps=1, base="7.3",
+                                                      labels={"patched": "7.3 kernel %d" % i}),
+                      [row("T0/ct/ct/n1/k0", "patched", "retpoline", "0", "3843.43..3932.59", "3")])
+                for i in range(3)]
+        with self.assertRaises(SystemExit) as cm:
+            t0compare.compare(wide, backends=["ct"])
+        self.assertIn("wider than 75 columns", str(cm.exception))
+
+    def test_lines_fit_a_commit_message(self):
+        """every line --cells prints fits a commit message"""
+        text = t0compare.compare([self.p12, self.p123], backends=["hash"])
+        self.assertLessEqual(max(len(ln) for ln in text.splitlines()), 75, text)
 
 
 if __name__ == "__main__":
