@@ -164,19 +164,28 @@ def compact_cell(r):
 
 
 def compact_delta(a, b):
-    """delta_text() in the units of compact(), its verdict in a word."""
+    """delta_text() in the units of compact(); an overlap is marked "?",
+    too few boots "(N boots)"."""
     if a is None or b is None:
         return "-"
     lo = number(b["kernel_insns"])[0] - number(a["kernel_insns"])[1]
     hi = number(b["kernel_insns"])[1] - number(a["kernel_insns"])[0]
     text = delta_text(a, b)
     if "(" not in text:
-        return text
+        # proven: a range to a tenth, widened outwards like compact()
+        return text if lo == hi else "%s..%s" % (tenths(lo, False), tenths(hi, True))
     verdict = text[text.index("(") + 1:-1]
     if verdict.startswith("same"):
         return "0" if verdict == "same" else "0 (%s)" % verdict[len("same in "):]
     span = signed(lo) if lo == hi else "%s..%s" % (compact_signed(lo, False), compact_signed(hi, True))
-    return "%s (%s)" % (span, verdict[len("not proven: "):])
+    why = verdict[len("not proven: "):]
+    return "%s ?" % span if why == "overlap" else "%s (%s)" % (span, why)
+
+
+def tenths(x, up):
+    n = x * 10
+    n = -(-n.numerator // n.denominator) if up else n.numerator // n.denominator
+    return "%s%d.%d" % ("+" if n > 0 else "-" if n < 0 else "", abs(n) // 10, abs(n) % 10)
 
 
 def compact_signed(x, up):
@@ -209,7 +218,8 @@ def cells_only(resdirs, backends, cells, rows, labels):
                                                 for lab in labels[1:]]
     out += ["  " + line for line in render_table(hdr, table).split("\n")]
     out += ["  (a range is min..max over the boots of a kernel; a delta counts",
-            "  where the ranges of at least %d boots each do not overlap)" % t0.MIN_BOOTS]
+            "  where the ranges of at least %d boots each do not overlap; \"?\":" % t0.MIN_BOOTS,
+            "  they overlap, no difference proven)"]
     return fit(out)
 
 
