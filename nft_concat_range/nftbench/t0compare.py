@@ -16,6 +16,7 @@ cell read 1056 on a kernel that counted 1015 in five other boots).  The
 delta table marks every other difference "not proven".
 """
 import json
+import math
 import os
 from fractions import Fraction
 
@@ -78,28 +79,35 @@ def signed(x):
     return ("+" if x > 0 else "") + t0.fmt(x)
 
 
-def delta_text(a, b):
-    """Instructions per packet of row B less row A, and whether that
-    difference is proven: the two ranges do not overlap and each comes
-    from at least t0.MIN_BOOTS boots."""
-    if a is None or b is None:
-        return "-"
+def delta_verdict(a, b):
+    """(lo, hi, verdict) of row B less row A in instructions per packet:
+    verdict None where the difference is proven (the two ranges do not
+    overlap and each comes from at least t0.MIN_BOOTS boots), else why
+    not ("same", "same in N boots", "not proven: overlap", ...)."""
     alo, ahi = number(a["kernel_insns"])
     blo, bhi = number(b["kernel_insns"])
     lo, hi = blo - ahi, bhi - alo
-    text = signed(lo) if lo == hi else "%s..%s" % (signed(lo), signed(hi))
     boots = min(a["boots"], b["boots"])
+    few = "%d boot%s" % (boots, "" if boots == 1 else "s")
     if alo == ahi == blo == bhi:
-        verdict = "same"
+        verdict = "same" if boots >= t0.MIN_BOOTS else "same in " + few
     elif bhi >= alo and blo <= ahi:
         verdict = "not proven: overlap"
     elif boots < t0.MIN_BOOTS:
-        verdict = "not proven: %d boot%s" % (boots, "" if boots == 1 else "s")
+        verdict = "not proven: " + few
     else:
-        return text
-    if verdict == "same" and boots < t0.MIN_BOOTS:
-        verdict = "same in %d boot%s" % (boots, "" if boots == 1 else "s")
-    return "%s (%s)" % (text, verdict)
+        verdict = None
+    return lo, hi, verdict
+
+
+def delta_text(a, b):
+    """Instructions per packet of row B less row A, and whether that
+    difference is proven (delta_verdict())."""
+    if a is None or b is None:
+        return "-"
+    lo, hi, verdict = delta_verdict(a, b)
+    text = signed(lo) if lo == hi else "%s..%s" % (signed(lo), signed(hi))
+    return text if verdict is None else "%s (%s)" % (text, verdict)
 
 
 def delta_rows(cells, rows, labels):
@@ -150,47 +158,47 @@ def lookups_only(resdirs, backends, cells, rows, labels):
     return "\n".join(out) + "\n"
 
 
+def widened(x, up, step=1):
+    """X rounded outwards to a multiple of STEP (a Fraction): up for a
+    range's max, down for its min."""
+    return (math.ceil(x / step) if up else math.floor(x / step)) * step
+
+
 def compact(text):
     """A count for a commit message's table: a range in whole
     instructions, widened outwards (min rounded down, max up)."""
     lo, hi = number(text)
     if lo == hi:
         return t0.fmt(lo)
-    return "%d..%d" % (lo.numerator // lo.denominator, -(-hi.numerator // hi.denominator))
+    return "%d..%d" % (widened(lo, False), widened(hi, True))
 
 
 def compact_cell(r):
     return "-" if r is None else "%s / %s" % (compact(r["kernel_insns"]), r["indirect_thunks"])
 
 
+def compact_signed(x, up, step=1):
+    """widened() with its sign; STEP 1/10: one decimal."""
+    n = widened(x, up, step)
+    text = "%d" % abs(n) if step == 1 else "%.1f" % abs(n)
+    return ("+" if n > 0 else "-" if n < 0 else "") + text
+
+
 def compact_delta(a, b):
-    """delta_text() in the units of compact(); an overlap is marked "?",
-    too few boots "(N boots)"."""
+    """delta_text() in the units of compact(): a proven range to a tenth,
+    widened outwards; an overlap marked "?", too few boots "(N boots)"."""
     if a is None or b is None:
         return "-"
-    lo = number(b["kernel_insns"])[0] - number(a["kernel_insns"])[1]
-    hi = number(b["kernel_insns"])[1] - number(a["kernel_insns"])[0]
-    text = delta_text(a, b)
-    if "(" not in text:
-        # proven: a range to a tenth, widened outwards like compact()
-        return text if lo == hi else "%s..%s" % (tenths(lo, False), tenths(hi, True))
-    verdict = text[text.index("(") + 1:-1]
+    lo, hi, verdict = delta_verdict(a, b)
+    if verdict is None:
+        if lo == hi:
+            return signed(lo)
+        return "%s..%s" % (compact_signed(lo, False, Fraction(1, 10)), compact_signed(hi, True, Fraction(1, 10)))
     if verdict.startswith("same"):
         return "0" if verdict == "same" else "0 (%s)" % verdict[len("same in "):]
     span = signed(lo) if lo == hi else "%s..%s" % (compact_signed(lo, False), compact_signed(hi, True))
     why = verdict[len("not proven: "):]
     return "%s ?" % span if why == "overlap" else "%s (%s)" % (span, why)
-
-
-def tenths(x, up):
-    n = x * 10
-    n = -(-n.numerator // n.denominator) if up else n.numerator // n.denominator
-    return "%s%d.%d" % ("+" if n > 0 else "-" if n < 0 else "", abs(n) // 10, abs(n) % 10)
-
-
-def compact_signed(x, up):
-    n = -(-x.numerator // x.denominator) if up else x.numerator // x.denominator
-    return ("+" if n > 0 else "") + str(n)
 
 
 def fit(lines):
