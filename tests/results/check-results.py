@@ -13,7 +13,7 @@ The results policy of docs/results/ (its README.md), as TAP:
   (series-figures --bench-table/--bench-backend), T0 reports (t0.py
   report) and their per-patch excerpts (series-figures), commit-cost
   reports (commit-cost --render), userspace-bench tables (bench.sh
-  --report).  Each renderer runs on a copy in a temporary directory.
+  --report), smp-noise reports (smp-noise --render).  Each renderer runs on a copy in a temporary directory.
 
 Run from any directory; it checks the tree it is part of."""
 import json
@@ -37,6 +37,7 @@ COMMIT_COST = os.path.join(TOP, "nft_concat_range", "commit-cost")
 FIGURES = os.path.join(TOP, "kernel", "series", "series-figures")
 USERSPACE_BENCH = os.path.join(TOP, "userspace", "bench.sh")
 OPEN_INTERVAL_REPORT = os.path.join(TOP, "tests", "reliability", "open-interval-report.py")
+SMP_NOISE = os.path.join(TOP, "nft_concat_range", "smp-noise")
 INCLUDE_RE = re.compile(rb"^\[\[include (\S+)\]\]$", re.M)
 LISTED_RE = re.compile(r"^- `([^`/]+)/?`")
 EXCERPT_RE = re.compile(r"^t(\d+)(?:-(\w+))?-excerpt\.txt$")
@@ -229,12 +230,19 @@ def check_open_interval(tap, tmp, name, src):
                  [(os.path.join(d, f), os.path.join(src, f)) for f in ("report.md", "results.json")])
 
 
+def check_smp_noise(tap, tmp, name, src):
+    d = copy_run(src, tmp)
+    os.remove(os.path.join(d, "report.md"))
+    check_render(tap, "%s: report.md renders again (smp-noise --render)" % name,
+                 [sys.executable, SMP_NOISE, "--render", d], [(os.path.join(d, "report.md"), os.path.join(src, "report.md"))])
+
+
 # What a run of each kind must keep: its report and the data it renders
 # from (a stored NAME.json and NAME.md pair is a bench run too).
 SOURCES = {"bench-": ("results.json", "report.md"), "t0-": ("t0/t0.json", "t0/t0.md"),
            "commit-cost-": ("run.json", "report.md", "excerpt.txt"),
            "userspace-bench-": ("runs.tsv", "env.txt", "results.txt", "results.jsonl"),
-           "open-interval-": ("report.md", "results.json")}
+           "open-interval-": ("report.md", "results.json"), "smp-noise-": ("report.md", "results.json")}
 
 
 def lacks(name, files):
@@ -270,6 +278,8 @@ def check_renders(tap, runs):
                 check_userspace_bench(tap, tmp, name, src)
             elif name.startswith("open-interval-"):
                 check_open_interval(tap, tmp, name, src)
+            elif name.startswith("smp-noise-"):
+                check_smp_noise(tap, tmp, name, src)
 
 
 def main():
