@@ -74,12 +74,16 @@ def build_info(kdir):
     return info
 
 
-def lab_run(arch, kdir, results, timeout, cmd, append=None, qemu_args=(), nft=None, cpus=1):
+def lab_run(arch, kdir, results, timeout, cmd, append=None, qemu_args=(), nft=None, cpus=1, max_time=None):
     """kernel/runner/lab-run's command line booting KDIR and running CMD (a list)
-    in it, RESULTS writable, killed after TIMEOUT seconds; NFT: the guest's
-    nft (lab-run --nft: host, current or a prefix; None: lab-run's default
-    for the base); CPUS: vCPUs (lab-run --cpus)."""
+    in it, RESULTS writable, killed after TIMEOUT seconds without progress
+    (lab-run --timeout) or MAX_TIME seconds in all (--max-time; None:
+    lab-run's default, 4 x TIMEOUT); NFT: the guest's nft (lab-run --nft:
+    host, current or a prefix; None: lab-run's default for the base); CPUS:
+    vCPUs (lab-run --cpus)."""
     argv = [LAB_RUN, "--arch", arch, "--kernel", kdir, "--results", results, "--timeout", str(timeout)]
+    if max_time:
+        argv += ["--max-time", str(max_time)]
     if nft:
         argv += ["--nft", nft]
     if cpus != 1:
