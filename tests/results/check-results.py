@@ -8,6 +8,8 @@ The results policy of docs/results/ (its README.md), as TAP:
   docs/results/README.md says why it stays ("Kept: ..."); that list names
   every stored run and no other; every run directory has a README.md;
 - every "[[include PATH]]" line of the tree names a file that exists;
+- each base's stored cover letter holds its blurb (kernel/builder/bases/:
+  "blurb:"), includes expanded as they are today;
 - every stored report renders again, byte for byte, from the files kept:
   bench reports (ncr.py report) and the excerpts cut from them
   (series-figures --bench-table/--bench-backend), T0 reports (t0.py
@@ -16,6 +18,8 @@ The results policy of docs/results/ (its README.md), as TAP:
   --report), smp-noise reports (smp-noise --render).  Each renderer runs on a copy in a temporary directory.
 
 Run from any directory; it checks the tree it is part of."""
+import importlib.machinery
+import importlib.util
 import json
 import os
 import re
@@ -35,6 +39,7 @@ NCR = os.path.join(TOP, "nft_concat_range", "ncr.py")
 T0PY = os.path.join(TOP, "nft_concat_range", "t0.py")
 COMMIT_COST = os.path.join(TOP, "nft_concat_range", "commit-cost")
 FIGURES = os.path.join(TOP, "kernel", "series", "series-figures")
+EXPAND_INCLUDES = os.path.join(TOP, "kernel", "series", "expand-includes")
 USERSPACE_BENCH = os.path.join(TOP, "userspace", "bench.sh")
 OPEN_INTERVAL_REPORT = os.path.join(TOP, "tests", "reliability", "open-interval-report.py")
 SMP_NOISE = os.path.join(TOP, "nft_concat_range", "smp-noise")
@@ -237,6 +242,41 @@ def check_smp_noise(tap, tmp, name, src):
                  [sys.executable, SMP_NOISE, "--render", d], [(os.path.join(d, "report.md"), os.path.join(src, "report.md"))])
 
 
+def base_fields(base):
+    """The "key: value" lines of kernel/builder/bases/BASE."""
+    fields = {}
+    with open(os.path.join(TOP, "kernel", "builder", "bases", base)) as f:
+        for line in f:
+            m = re.match(r"^([a-z-]+): *(.*)$", line)
+            if m:
+                fields[m.group(1)] = m.group(2).strip()
+    return fields
+
+
+def check_cover_letters(tap):
+    """Each base's stored cover letter holds its blurb as the blurb expands
+    today: a blurb or an included table edited without make-cover-letter
+    would otherwise leave the posted text behind."""
+    loader = importlib.machinery.SourceFileLoader("expand_includes", EXPAND_INCLUDES)
+    spec = importlib.util.spec_from_loader("expand_includes", loader)
+    expand = importlib.util.module_from_spec(spec)
+    loader.exec_module(expand)
+    for base in sorted(os.listdir(os.path.join(TOP, "kernel", "builder", "bases"))):
+        fields = base_fields(base)
+        if "blurb" not in fields:
+            continue
+        letter = os.path.join(fields["patches"], "0000-cover-letter.patch")
+        with open(os.path.join(TOP, fields["blurb"])) as f:
+            body = f.read().rstrip("\n")
+        if body.startswith("Subject: "):
+            body = body.partition("\n")[2].lstrip("\n")
+        with open(os.path.join(TOP, letter)) as f:
+            text = f.read()
+        tap.ok(expand.expand(body, fields["blurb"]) in text,
+               "%s: %s holds %s as it expands today" % (base, letter, fields["blurb"]),
+               "regenerate it: NFTLAB_BASE=%s kernel/series/make-cover-letter" % base)
+
+
 # What a run of each kind must keep: its report and the data it renders
 # from (a stored NAME.json and NAME.md pair is a bench run too).
 SOURCES = {"bench-": ("results.json", "report.md"), "t0-": ("t0/t0.json", "t0/t0.md"),
@@ -333,6 +373,7 @@ def main():
               if not os.path.isfile(os.path.join(TOP, p.decode()))]
     tap.ok(not broken, "every [[include PATH]] of the tree names a file that exists", "\n".join(broken))
 
+    check_cover_letters(tap)
     check_renders(tap, runs)
     return taplib.done(tap, count_file)
 
