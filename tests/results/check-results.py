@@ -15,7 +15,8 @@ The results policy of docs/results/ (its README.md), as TAP:
   (series-figures --bench-table/--bench-backend), T0 reports (t0.py
   report) and their per-patch excerpts (series-figures), commit-cost
   reports (commit-cost --render), userspace-bench tables (bench.sh
-  --report), smp-noise reports (smp-noise --render).  Each renderer runs on a copy in a temporary directory.
+  --report), smp-noise reports (smp-noise --render).  Each renderer runs
+  on a copy in a temporary directory.
 
 Run from any directory; it checks the tree it is part of."""
 import importlib.machinery
