@@ -6,7 +6,7 @@ the control plane, per set size.
 For each N (--sizes): one nftlab transaction loads table inet ccost with
 an interval set (rbtree backend) of N disjoint IPv4 ranges; then --reps
 transactions each add one more range (the commit of a set of N intervals:
-with feature patch 6, the rebuild of its lookup array).  Recorded per N:
+with a lookup array, 6.12 patched's or 7.3's, its rebuild).  Recorded per N:
 the load's wall time, every one-element commit's wall time (one nftlab
 process each: its start-up is in every sample, baseline and patched
 alike), and how VmallocUsed, Slab and MemFree of /proc/meminfo moved

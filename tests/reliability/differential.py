@@ -54,10 +54,11 @@ EXPIRE_S = 1
 # (the next commit on the set).  tests/reliability/rbtree-expired.sh is the
 # minimal reproducer.  Only false hits of exactly that shape are TODO, and
 # only in a kernel without the series (--baseline).
-# Feature patch 6 (the rbtree's lookup array) fixes it: only --baseline
-# runs may report it as TODO.
+# The 6.12 patched kernel's rbtree lookup array (v4's patch 6, now a lab
+# patch) fixes it, and so does the 6.12 stable fix: only --baseline runs
+# may report it as TODO.
 RBTREE_EXPIRED = ("6.12.117 rbtree: keys inside an expired interval match until GC "
-                  "(fixed by feature patch 6; tests/reliability/rbtree-expired.sh)")
+                  "(fixed by the 6.12 lookup array and stable fix; tests/reliability/rbtree-expired.sh)")
 
 
 def sh(*argv):
