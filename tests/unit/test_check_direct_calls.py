@@ -104,6 +104,20 @@ class GccBuiltIn(unittest.TestCase):
         self.assertIn(Event("direct", "nft_do_chain_inet", "ffffffff813c9406"),
                       events(FixtureImage(X86), CHAIN))
 
+    def test_conditional_tail_call(self):
+        """clang's "cmp $fn,%r11; je fn" is a direct (tail) call to fn;
+        a conditional jump inside the function is none"""
+        lines = ["<nft_do_chain_hook>:",
+                 "ffffffff8165733a:\tcmp    $0xffffffff81657570,%r11",
+                 "ffffffff81657341:\tje     ffffffff81657570 <nft_do_chain_ipv6>",
+                 "ffffffff81657348:\tjne    ffffffff81657390 <nft_do_chain_hook+0x70>",
+                 "ffffffff8165737b:\tcs jmp ffffffff817ff660 <__pi___x86_indirect_thunk_r11>"]
+        addr2sym = {"ffffffff81657570": "nft_do_chain_ipv6"}
+        self.assertEqual(classify(lines, addr2sym),
+                         [Event("compare", "nft_do_chain_ipv6", "ffffffff8165733a"),
+                          Event("direct", "nft_do_chain_ipv6", "ffffffff81657341"),
+                          Event("thunk", "__x86_indirect_thunk_r11", "ffffffff8165737b")])
+
     def test_inlined_chain_function(self):
         """nft_do_chain_arp, inlined: its address compared, nft_do_chain called"""
         lines, status = site_report([FixtureImage(X86)], "chain", "x86-retpoline")

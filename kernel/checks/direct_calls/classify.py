@@ -6,7 +6,7 @@ The input is objdump's instruction lines ("  addr:\tmnemonic ops <ann>",
 no raw bytes), each function's lines after a "<name>:" line.  The output
 is one Event per call site, in the order of the input:
 
-  direct NAME ADDR   call (or tail jmp) to a known function
+  direct NAME ADDR   call (or tail jmp or jcc) to a known function
   thunk THUNK ADDR   call (or jmp) through __x86_indirect_thunk_*
   inline-rp ADDR     inline retpoline with a non-constant target
   plain ADDR         "call *%reg"/"call *mem" with a non-constant target
@@ -28,6 +28,9 @@ REG_TO_REG = re.compile(r"%[a-z0-9]+,%[a-z0-9]+")
 REG_TO_STACK_TOP = re.compile(r"%[a-z0-9]+,\(%rsp\)")
 IMMEDIATE = re.compile(r"\$0x[0-9a-f]+")
 REGISTER = re.compile(r"%[a-z0-9]+")
+# A conditional jump: clang ends an INDIRECT_CALL_*() chain in tail
+# position with "cmp $fn,%reg; je fn", a conditional tail call
+JCC = re.compile(r"j(?!mp$)[a-z]+")
 # test and bt write the flags only, push the stack: their last operand is
 # a source.  (bts/btr/btc match too and do write it; the sites' functions
 # have none in the lab builds.)
@@ -107,7 +110,7 @@ class Classifier:
         match = ANNOTATION.search(line)
         ann = match.group(1) if match else ""
 
-        if mnemonic in ("call", "jmp"):
+        if mnemonic in ("call", "jmp") or JCC.fullmatch(mnemonic):
             self.call_or_jump(mnemonic, ops, ann, addr)
             return
         if mnemonic == "pause":
