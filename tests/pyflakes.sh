@@ -7,8 +7,8 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
-# shellcheck source=lab/tap.sh
-. "$top/tests/lab/tap.sh"
+# shellcheck source=../lib/tap.sh
+. "$top/lib/tap.sh"
 command -v pyflakes3 >/dev/null || tap_bail "pyflakes3 missing: run make deps"
 tap_each_file pyflakes pyflakes3 < <(git ls-files -co --exclude-standard | grep -v '^build/' |
 	while IFS= read -r f; do

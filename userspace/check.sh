@@ -12,8 +12,8 @@ set -u
 B=$(cd "${1:?usage: check.sh BUILD_DIR}" && pwd)
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 IT=$ROOT/tests/integration
-# shellcheck source=../tests/lab/tap.sh
-. "$ROOT/tests/lab/tap.sh"
+# shellcheck source=../lib/tap.sh
+. "$ROOT/lib/tap.sh"
 VALGRIND="valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99"
 rc=0
 

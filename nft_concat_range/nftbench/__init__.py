@@ -42,8 +42,14 @@ kernel cache, a boot's command line), host (bench's run), runlog (what it
 records), guestlog (what the guest records), ingest (results directories),
 stats, analysis (cells, summaries, ministat, noise floor), render (text),
 plots (gnuplot), report, validate, drift, loads (nft -f vs nftlab), basecmp
-(the base tree's perf script), tap, cli; tables/ holds one module per table
+(the base tree's perf script), cli; tables/ holds one module per table
 (T1..T7: cells, analysis, text, chart, expected shape) and t0 (exact counts)
 with its runner t0run.  Entry points: ../ncr.py (bench is ../bench) and
-../t0.py.
+../t0.py.  The TAP lines of validate come from the project's library,
+lib/tap.py.
 """
+import os
+import sys
+
+# lib/ of the checkout (lib/tap.py), two levels above this package
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "lib"))

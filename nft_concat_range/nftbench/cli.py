@@ -86,8 +86,6 @@ def ncr_main(argv=None):
     p.add_argument("--quiet", action="store_true")
     p = sub.add_parser("validate", help="TAP checks of a results dir")
     p.add_argument("resdir")
-    p.add_argument("--tap-start", type=int, default=0)
-    p.add_argument("--count-file")
     p = sub.add_parser("drift", help="why samples of one cell differ within a boot (stored runs)")
     p.add_argument("paths", nargs="+", help="results directories or results .json files")
     args = ap.parse_args(argv)
@@ -105,7 +103,7 @@ def ncr_main(argv=None):
     if args.cmd == "report":
         return report(args.resdir, args.quiet)
     if args.cmd == "validate":
-        return validate(args.resdir, args.tap_start, args.count_file)
+        return validate(args.resdir)
     print(drift(args.paths))
     return 0
 
@@ -144,8 +142,6 @@ def t0_main(argv=None):
     p.add_argument("--quiet", action="store_true")
     v = sub.add_parser("validate", help="TAP checks of a T0 run")
     v.add_argument("results")
-    v.add_argument("--tap-start", type=int, default=0)
-    v.add_argument("--count-file")
     c = sub.add_parser("compare", help="runs of different bases and kernels side by side")
     c.add_argument("runs", nargs="+", metavar="RESULTS")
     c.add_argument("--out", help="also write the text to this file")
@@ -162,4 +158,4 @@ def t0_main(argv=None):
         return t0run.run(args)
     if args.cmd == "report":
         return t0.report(args.results, args.quiet)
-    return t0.validate(args.results, args.tap_start, args.count_file)
+    return t0.validate(args.results)

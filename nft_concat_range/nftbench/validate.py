@@ -4,23 +4,23 @@ on what results.json and the report say, never on speed."""
 import json
 import os
 
+from tap import Tap, done  # lib/tap.py
+
 from .analysis import aa_state
 from .guestlog import SAMPLE_KEYS
 from .model import DEFAULT_T2_LOOKUPS, SCHEMA, TYPES
 from .plans import expected_cells
 from .tables import TABLES
-from .tap import Tap
 
 
-def validate(resdir, tap_start=0, count_file=None):
-    tap = Tap(tap_start)
+def validate(resdir):
+    tap = Tap()
     try:
         with open(os.path.join(resdir, "results.json")) as f:
             res = json.load(f)
     except (OSError, ValueError) as e:
         tap.ok(False, "results.json readable", e)
-        tap.count_file(count_file)
-        return 1
+        return done(tap)
     meta = res.get("meta", {})
     tables = meta.get("tables", [])
     t2n = meta.get("t2_lookups", DEFAULT_T2_LOOKUPS)
@@ -79,5 +79,4 @@ def validate(resdir, tap_start=0, count_file=None):
     for t in tables:
         p = os.path.join(resdir, t + ".svg")
         tap.ok(os.path.isfile(p) and "<svg" in open(p).read(2000), "%s.svg written by gnuplot" % t)
-    tap.count_file(count_file)
-    return tap.status()
+    return done(tap)

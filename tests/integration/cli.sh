@@ -7,8 +7,8 @@ set -u
 : "${NFTLAB_WRAPPER:=}"
 read -r -a WRAP <<< "$NFTLAB_WRAPPER"
 MAN="$(cd "$(dirname "$0")/../../userspace" && pwd)/nftlab.8"
-# shellcheck source=../lab/tap.sh
-. "$(dirname "$0")/../lab/tap.sh"
+# shellcheck source=../../lib/tap.sh
+. "$(dirname "$0")/../../lib/tap.sh"
 
 # result STATUS DESCRIPTION
 result() { tap_result "$2" "$1"; }

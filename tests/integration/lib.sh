@@ -9,15 +9,15 @@
 : "${NFTLAB:?set NFTLAB to the nftlab binary}"
 : "${NFTLAB_WRAPPER:=}"
 readonly ksft_skip=4
-# shellcheck source=../lab/tap.sh
-. "$(dirname "${BASH_SOURCE[0]}")/../lab/tap.sh"
+# shellcheck source=../../lib/tap.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../lib/tap.sh"
 
 NS=""
 NS2=""
 TMP=""
 read -r -a WRAP <<< "$NFTLAB_WRAPPER"
 
-# The suite's words for tests/lab/tap.sh.
+# The suite's words for lib/tap.sh.
 ok() { tap_check "$*" true; }
 not_ok() { tap_check "$*" false; }
 # check NAME CMD...: one TAP line from CMD's exit status

@@ -43,8 +43,8 @@ shift 2
 mkdir -p "$out"
 
 # The guest's / is the host's: the checkout is there, read-only.
-# shellcheck source=tap.sh
-. "$(dirname "$0")/tap.sh"
+# shellcheck source=../../lib/tap.sh
+. "$(dirname "$0")/../../lib/tap.sh"
 tap() {	# tap STATUS NAME DESCRIPTION
 	local word=ok
 

@@ -7,8 +7,8 @@
 # tracing tools (kprobes, fentry, BPF) attach to that function, so it must
 # stay a real call.  TAP on stdout and in $NFTLAB_RESULTS/kprobe.tap.
 set -uo pipefail
-# shellcheck source=tap.sh
-. "$(dirname "$0")/tap.sh"
+# shellcheck source=../../lib/tap.sh
+. "$(dirname "$0")/../../lib/tap.sh"
 tap_tee "$NFTLAB_RESULTS/kprobe.tap"
 quiet() { "$@" >/dev/null 2>&1; }
 packets=20

@@ -15,8 +15,8 @@
 set -uo pipefail
 modroot=$1 label=$2 groups=$3
 # The guest's / is the host's: the checkout is there, read-only.
-# shellcheck source=tap.sh
-. "$(dirname "$0")/tap.sh"
+# shellcheck source=../../lib/tap.sh
+. "$(dirname "$0")/../../lib/tap.sh"
 tap_tee "$NFTLAB_RESULTS/modules.tap"
 # shellcheck disable=SC2317 # called through tap_check
 loaded() { awk -v m="$1" '$1 == m { found = 1 } END { exit !found }' /proc/modules; }

@@ -9,8 +9,8 @@
 # Usage: guest-selftests.sh LABEL "GROUP ..." [SYSCTL=VALUE ...]
 set -uo pipefail
 # The guest's / is the host's: the checkout is there, read-only.
-# shellcheck source=tap.sh
-. "$(dirname "$0")/tap.sh"
+# shellcheck source=../../lib/tap.sh
+. "$(dirname "$0")/../../lib/tap.sh"
 label=$1 groups=$2
 shift 2
 

@@ -5,8 +5,8 @@
 # $NFTLAB_RESULTS/smoke.tap.
 set -uo pipefail
 # The guest's / is the host's: the checkout is there, read-only.
-# shellcheck source=tap.sh
-. "$(dirname "$0")/tap.sh"
+# shellcheck source=../../lib/tap.sh
+. "$(dirname "$0")/../../lib/tap.sh"
 tap_tee "$NFTLAB_RESULTS/smoke.tap"
 # quiet CMD...: CMD's output stays off the console.
 quiet() { "$@" >/dev/null 2>&1; }

@@ -5,8 +5,8 @@
 # and a broken patch or a dropped Kconfig option stops the build by name.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-# shellcheck source=tap.sh
-. "$top/tests/lab/tap.sh"
+# shellcheck source=../../lib/tap.sh
+. "$top/lib/tap.sh"
 # shellcheck source=../../kernel/lib.sh
 . "$top/kernel/lib.sh"
 

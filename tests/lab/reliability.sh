@@ -8,8 +8,8 @@
 # own array, against the model, with the guest's current nft).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-# shellcheck source=tap.sh
-. "$top/tests/lab/tap.sh"
+# shellcheck source=../../lib/tap.sh
+. "$top/lib/tap.sh"
 # shellcheck source=../../kernel/lib.sh
 . "$top/kernel/lib.sh"
 

@@ -21,8 +21,8 @@
 # then allows only that known SKIP).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-# shellcheck source=tap.sh
-. "$top/tests/lab/tap.sh"
+# shellcheck source=../../lib/tap.sh
+. "$top/lib/tap.sh"
 # shellcheck source=../../kernel/lib.sh
 . "$top/kernel/lib.sh"
 

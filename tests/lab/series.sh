@@ -6,8 +6,8 @@
 # retpoline binary).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-# shellcheck source=tap.sh
-. "$top/tests/lab/tap.sh"
+# shellcheck source=../../lib/tap.sh
+. "$top/lib/tap.sh"
 # shellcheck source=../../kernel/lib.sh
 . "$top/kernel/lib.sh"
 

@@ -7,26 +7,17 @@
 # runs in `make bench`.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-# shellcheck source=tap.sh
-. "$top/tests/lab/tap.sh"
+# shellcheck source=../../lib/tap.sh
+. "$top/lib/tap.sh"
 
 run="$top/build/check/t0"
 rm -rf "$run"
 mkdir -p "$run"
-# The unit tests (stdlib unittest, tests/unit/unittest_tap.py) number
-# their TAP lines on from ours and write "N FAILED" to $counts, as
-# bench-quick chains its own; one that dies before (an import error)
-# leaves the file empty and fails by its exit status line.
-counts="$run/unit.counts"
+# The unit tests (stdlib unittest, lib/tap.py): each file a test program
+# of its own, its TAP nested in ours under one line (lib/tap.sh tap_sub),
+# which fails on its exit status as on a "not ok" of its own.
 for unit in test_t0 test_t0compare; do
-	: > "$counts"
-	python3 "$top/tests/unit/$unit.py" --tap-start "$tap_n" --count-file "$counts" 2> "$run/$unit.stderr"
-	rc=$?
-	if read -r n failed < "$counts"; then
-		tap_n=$n tap_failed=$((tap_failed + failed))
-	fi
-	tap_result "$unit exit status" "$rc"
-	[ ! -s "$run/$unit.stderr" ] || sed 's/^/# /' "$run/$unit.stderr"
+	tap_sub "tests/unit/$unit.py" python3 "$top/tests/unit/$unit.py"
 done
 make -s -C "$top/nft_concat_range/tcg" O="$top/build/tcg" > "$run/plugin.log" 2>&1
 rc=$?
@@ -40,6 +31,5 @@ rc=$?
 tap_diag "t0.py run --quick exited $rc after $((SECONDS - start))s (log: $run/t0.log)"
 tap_result "T0 quick: the QEMU boot counted every scenario twice" "$rc"
 [ -s "$run/t0/t0.md" ] && sed 's/^/# /' "$run/t0/t0.md"
-python3 "$top/nft_concat_range/t0.py" validate "$run" > "$run/validate.tap" 2>&1
-tap_report "" "$run/validate.tap" "$run/t0.log"
+tap_sub "t0.py validate" python3 "$top/nft_concat_range/t0.py" validate "$run"
 tap_end

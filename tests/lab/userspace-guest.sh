@@ -3,8 +3,8 @@
 # patched retpoline UML kernel instead of the host kernel.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-# shellcheck source=tap.sh
-. "$top/tests/lab/tap.sh"
+# shellcheck source=../../lib/tap.sh
+. "$top/lib/tap.sh"
 
 make -s -C "$top/userspace" >/dev/null || tap_bail "cannot build userspace/nftlab"
 kernel=$("$top/kernel/builder/build" um patched retpoline) || tap_bail "cannot build um patched retpoline"

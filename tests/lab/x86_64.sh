@@ -7,8 +7,8 @@
 # TCG is for function only: nothing here is timed.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-# shellcheck source=tap.sh
-. "$top/tests/lab/tap.sh"
+# shellcheck source=../../lib/tap.sh
+. "$top/lib/tap.sh"
 
 kernel=$("$top/kernel/builder/build" x86_64 patched retpoline)
 tap_check "x86_64 patched retpoline kernel builds, objtool clean" test -s "${kernel:-/nonexistent}/bzImage"
@@ -41,8 +41,7 @@ if [ "${NFTLAB_CHECK_FULL:-0}" = 1 ]; then
 	rc=$?
 	tap_diag "bench --quick --arch x86_64 --tables T2,T4 exited $rc after $((SECONDS - start))s (log: $run/bench.log)"
 	tap_result "x86_64: bench --quick (T2, T4) ran in the QEMU guest" "$rc"
-	python3 "$top/nft_concat_range/ncr.py" validate "$bres" > "$run/bench-validate.tap" 2>&1
-	tap_report "x86_64 bench: " "$run/bench-validate.tap" "$run/bench.log"
+	tap_sub "x86_64 bench: ncr.py validate" python3 "$top/nft_concat_range/ncr.py" validate "$bres"
 else
 	tap_skip "x86_64: bench --quick (T2, T4) in the QEMU guest" "make check-full only (step t0 runs run-plan in this kernel)"
 fi

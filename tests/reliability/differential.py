@@ -40,10 +40,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "..", "nft_concat_range"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 from relab import model, nftio  # noqa: E402
-from nftbench.tap import Tap  # noqa: E402
+from tap import Tap  # noqa: E402
 
 FAMILY, TABLE, DEV = "inet", "reldiff", "reldiff0"
 EXPIRE_S = 1

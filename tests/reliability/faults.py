@@ -29,9 +29,8 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "..", "nft_concat_range"))
-from nftbench.tap import Tap  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from tap import Tap  # noqa: E402
 
 FAILSLAB = "/sys/kernel/debug/failslab"
 KEEP = """table inet keep {

@@ -14,8 +14,8 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # The guest's / is the host's: the checkout is there, read-only.
-# shellcheck source=../lab/tap.sh
-. "$here/../lab/tap.sh"
+# shellcheck source=../../lib/tap.sh
+. "$here/../../lib/tap.sh"
 plain=0
 if [ "${1:-}" = --plain ]; then plain=1; shift; fi
 seed=$1 soak_s=$2 nftlab=$3 groups=$4

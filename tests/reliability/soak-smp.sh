@@ -12,8 +12,8 @@
 # false-miss test looks for, not a failure of this series.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-# shellcheck source=../lab/tap.sh
-. "$top/tests/lab/tap.sh"
+# shellcheck source=../../lib/tap.sh
+. "$top/lib/tap.sh"
 
 [ $# -ge 3 ] || tap_bail "usage: soak-smp.sh RUNDIR SEED SECONDS [VARIANT ...]"
 run=$1 seed=$2 secs=$3

@@ -33,10 +33,9 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "..", "nft_concat_range"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 from relab import model, nftio  # noqa: E402
-from nftbench.tap import Tap  # noqa: E402
+from tap import Tap  # noqa: E402
 
 DEV, TABLE, PG = "rsoak0", "rsoak", "/proc/net/pktgen"
 A0 = int(ipaddress.IPv4Address("10.1.0.0"))

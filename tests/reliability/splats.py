@@ -19,8 +19,8 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "nft_concat_range"))
-from nftbench.tap import Tap, done  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from tap import Tap, done  # noqa: E402
 
 # checker -> the option that makes the kernel report it (None: every kernel)
 OPTIONS = {"KASAN": "CONFIG_KASAN", "lockdep": "CONFIG_PROVE_LOCKING", "RCU": None,

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Usage: tests/results/check-results.py [--tap-start N] [--count-file PATH]
+"""Usage: tests/results/check-results.py
 
 The results policy of docs/results/ (its README.md), as TAP:
 - no stored run over 1 MB, docs/results/ under 5 MB;
@@ -30,8 +30,8 @@ import sys
 import tempfile
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(TOP, "nft_concat_range"))
-from nftbench import tap as taplib  # noqa: E402
+sys.path.insert(0, os.path.join(TOP, "lib"))
+import tap as taplib  # noqa: E402
 
 RESULTS = "docs/results"
 RUN_MAX = 1000 * 1000
@@ -324,7 +324,10 @@ def check_renders(tap, runs):
 
 
 def main():
-    tap, count_file = taplib.from_argv()
+    if sys.argv[1:]:
+        print(__doc__.split("\n")[0], file=sys.stderr)
+        return 2
+    tap = taplib.Tap()
     files = tree_files()
     stored = [f for f in files if f.startswith(RESULTS + "/")]
     runs = {}
@@ -376,7 +379,7 @@ def main():
 
     check_cover_letters(tap)
     check_renders(tap, runs)
-    return taplib.done(tap, count_file)
+    return taplib.done(tap)
 
 
 if __name__ == "__main__":

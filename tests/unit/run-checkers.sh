@@ -1,7 +1,8 @@
 #!/bin/bash
 # The checkers step of make check: the unit tests of the kernel/checks/
 # programs (tests/unit/test_check_*.py, stdlib unittest on stored objdump
-# snippets, no kernel), one TAP line per test.
+# snippets, no kernel) and of lib/ (tests/unit/test_check_tap.py), one
+# TAP line per test, from lib/tap.py's unittest runner.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-exec python3 "$top/tests/unit/unittest_tap.py" "$top"/tests/unit/test_check_*.py
+exec python3 "$top/lib/tap.py" "$top"/tests/unit/test_check_*.py

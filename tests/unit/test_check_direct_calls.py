@@ -4,8 +4,9 @@
 objdump snippets of tests/unit/fixtures/direct-calls/ (its README says
 where each one comes from).  No kernel build, no objdump run.
 
-python3 tests/unit/unittest_tap.py tests/unit/test_check_direct_calls.py
-(TAP), or python3 tests/unit/test_check_direct_calls.py [-v]."""
+python3 lib/tap.py tests/unit/test_check_direct_calls.py (TAP, as
+tests/unit/run-checkers.sh runs it), or python3
+tests/unit/test_check_direct_calls.py [-v]."""
 import io
 import os
 import re

@@ -5,9 +5,8 @@ records (as guest/run-plan's own writers print them) read into the samples,
 loads and guest facts of results.json, and the TSV files of stored runs
 read into the same.
 
-python3 tests/unit/test_suite_guestlog.py: TAP ([--tap-start N]
-[--count-file PATH] as bench-quick chains its tests); -v: unittest's own
-runner."""
+python3 tests/unit/test_suite_guestlog.py: TAP (lib/tap.py,
+nested in bench-quick's stream); -v: unittest's own runner."""
 import json
 import os
 import subprocess
@@ -111,6 +110,6 @@ class Unknown(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, HERE)
-    import unittest_tap
-    sys.exit(unittest_tap.run_file(__file__))
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
+    import tap
+    sys.exit(tap.run_file(__file__))

@@ -6,9 +6,8 @@ whole run with stand-ins for kernel/builder/build and kernel/runner/lab-run (no 
 the kernels resolved, the boots alternated, each boot's build recorded as
 it started, the report rendered from what the run recorded.
 
-python3 tests/unit/test_suite_host.py: TAP ([--tap-start N]
-[--count-file PATH] as bench-quick chains its tests); -v: unittest's own
-runner."""
+python3 tests/unit/test_suite_host.py: TAP (lib/tap.py,
+nested in bench-quick's stream); -v: unittest's own runner."""
 import argparse
 import json
 import os
@@ -203,6 +202,6 @@ class FakeRun(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, HERE)
-    import unittest_tap
-    sys.exit(unittest_tap.run_file(__file__))
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
+    import tap
+    sys.exit(tap.run_file(__file__))

@@ -4,9 +4,8 @@
 elements and packets as nft_concat_range.sh makes them, rules, the
 nftlab side of a load.
 
-python3 tests/unit/test_suite_plans.py: TAP ([--tap-start N]
-[--count-file PATH] as bench-quick chains its tests); -v: unittest's own
-runner."""
+python3 tests/unit/test_suite_plans.py: TAP (lib/tap.py,
+nested in bench-quick's stream); -v: unittest's own runner."""
 import json
 import os
 import re
@@ -177,6 +176,6 @@ class NftlabGen(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, HERE)
-    import unittest_tap
-    sys.exit(unittest_tap.run_file(__file__))
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
+    import tap
+    sys.exit(tap.run_file(__file__))

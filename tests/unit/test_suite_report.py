@@ -5,9 +5,8 @@ table, the base script's parser, paired costs, the A/A noise floor, drift,
 steal, and the whole report and validate on synthetic samples of known
 cost (synth.py).
 
-python3 tests/unit/test_suite_report.py: TAP ([--tap-start N]
-[--count-file PATH] as bench-quick chains its tests); -v: unittest's own
-runner."""
+python3 tests/unit/test_suite_report.py: TAP (lib/tap.py,
+nested in bench-quick's stream); -v: unittest's own runner."""
 import json
 import os
 import random
@@ -353,5 +352,6 @@ class Synthetic(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    import unittest_tap
-    sys.exit(unittest_tap.run_file(__file__))
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
+    import tap
+    sys.exit(tap.run_file(__file__))

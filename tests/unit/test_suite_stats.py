@@ -4,9 +4,8 @@
 Student's t, the slope fit, the prediction interval, and our pooled t
 against Debian's ministat on the same data.
 
-python3 tests/unit/test_suite_stats.py: TAP ([--tap-start N]
-[--count-file PATH] as bench-quick chains its tests); -v: unittest's own
-runner."""
+python3 tests/unit/test_suite_stats.py: TAP (lib/tap.py,
+nested in bench-quick's stream); -v: unittest's own runner."""
 import math
 import os
 import random
@@ -139,6 +138,6 @@ class Ministat(Close, unittest.TestCase):
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, HERE)
-    import unittest_tap
-    sys.exit(unittest_tap.run_file(__file__))
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
+    import tap
+    sys.exit(tap.run_file(__file__))

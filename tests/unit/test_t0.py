@@ -5,8 +5,8 @@ runner (t0run.py): snapshots to per-packet counts, boots to rows,
 exactness across rounds, call-site parsing, the plan, validate.  No
 kernel, no QEMU.
 
-python3 tests/unit/test_t0.py: TAP ([--tap-start N] [--count-file PATH]
-as tests/lab/t0.sh chains it); -v: unittest's own runner."""
+python3 tests/unit/test_t0.py: TAP (lib/tap.py,
+nested in tests/lab/t0.sh's stream); -v: unittest's own runner."""
 import contextlib
 import io
 import json
@@ -427,6 +427,6 @@ class Validate(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, HERE)
-    import unittest_tap
-    sys.exit(unittest_tap.run_file(__file__))
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
+    import tap
+    sys.exit(tap.run_file(__file__))

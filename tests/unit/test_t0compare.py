@@ -5,8 +5,8 @@ runs of two bases side by side, the lookup less its drop cell, ranges, the
 patched kernel shown with knob 0 only, deltas, labelled kernels, --cells.
 No kernel, no QEMU.
 
-python3 tests/unit/test_t0compare.py: TAP ([--tap-start N] [--count-file
-PATH] as tests/lab/t0.sh chains it); -v: unittest's own runner."""
+python3 tests/unit/test_t0compare.py: TAP (lib/tap.py,
+nested in tests/lab/t0.sh's stream); -v: unittest's own runner."""
 import json
 import os
 import sys
@@ -257,6 +257,6 @@ class Cells(Stored):
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, HERE)
-    import unittest_tap
-    sys.exit(unittest_tap.run_file(__file__))
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
+    import tap
+    sys.exit(tap.run_file(__file__))

@@ -62,5 +62,12 @@ Exit status (kselftest): 0 all ok, 1 a check failed, 4 skipped (tools or
 symbols missing, or a usage error).
 
 Unit tests: tests/unit/test_check_direct_calls.py, on the objdump
-snippets of tests/unit/fixtures/direct-calls/.
+snippets of tests/unit/fixtures/direct-calls/.  The TAP lines come from
+the project's library, lib/tap.py.
 """
+import os
+import sys
+
+# lib/ of the checkout (lib/tap.py), three levels above this package
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))), "lib"))
