@@ -268,13 +268,16 @@ def check_cover_letters(tap):
             continue
         letter = os.path.join(fields["patches"], "0000-cover-letter.patch")
         with open(os.path.join(TOP, fields["blurb"])) as f:
-            body = f.read().rstrip("\n")
-        if body.startswith("Subject: "):
-            body = body.partition("\n")[2].lstrip("\n")
+            body = expand.split_blurb(f.read(), "")[1]
         with open(os.path.join(TOP, letter)) as f:
             text = f.read()
-        tap.ok(expand.expand(body, fields["blurb"]) in text,
-               "%s: %s holds %s as it expands today" % (base, letter, fields["blurb"]),
+        what = "%s: %s holds %s as it expands today" % (base, letter, fields["blurb"])
+        try:
+            expanded = expand.expand(body, fields["blurb"])
+        except expand.MissingInclude as e:
+            tap.ok(False, what, str(e))
+            continue
+        tap.ok(expanded in text, what,
                "regenerate it: NFTLAB_BASE=%s kernel/series/make-cover-letter" % base)
 
 
