@@ -32,7 +32,7 @@ def bench_parser(sub):
 
     p = sub.add_parser("bench", prog="nft_concat_range/bench", formatter_class=argparse.RawDescriptionHelpFormatter,
                        help="the suite's host side (nft_concat_range/bench)", epilog=BENCH_EPILOG % KNOB,
-                       description="The nftlab performance suite: builds (or reuses) the UML lab kernels the "
+                       description="The nft_concat_range suite, nftlab's performance suite: builds (or reuses) the UML lab kernels the "
                        "tables need, boots them with kernel/runner/lab-run, runs guest/run-plan in them and writes "
                        "build/results/bench-<timestamp>/ with results.json, report.md and one SVG per table. "
                        "The tables are printed at the end; progress goes to stderr.")

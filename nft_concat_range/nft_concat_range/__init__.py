@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""nftbench - plans, statistics and reports of the nftlab performance suite.
+"""nft_concat_range - plans, statistics and reports of the nft_concat_range suite.
 
 Theory of operation
 -------------------
