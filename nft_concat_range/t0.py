@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """t0.py - T0 of the nft_concat_range suite: what one packet costs, counted
-exactly (nft_concat_range/tables/t0.py, runner nft_concat_range/t0run.py).
+exactly (nft_concat_range/t0cells.py, runner nft_concat_range/t0run.py).
 Subcommands: run, report, validate, compare.  Unit tests:
 tests/unit/test_t0.py, tests/unit/test_t0compare.py."""
 import os

@@ -110,15 +110,15 @@ def ncr_main(argv=None):
 
 def t0_main(argv=None):
     from . import t0run
-    from .tables import t0
+    from . import t0cells
 
-    ap = argparse.ArgumentParser(prog="t0.py", description=t0.__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="t0.py", description=t0cells.__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="boot the x86_64 kernels with the plugin and count")
     r.add_argument("--results", required=True)
     r.add_argument("--quick", action="store_true", help="a few scenarios, small counts")
-    r.add_argument("--rounds", type=int, default=t0.MIN_BOOTS,
-                   help="boots per kernel and command line (validate wants %d)" % t0.MIN_BOOTS)
+    r.add_argument("--rounds", type=int, default=t0cells.MIN_BOOTS,
+                   help="boots per kernel and command line (validate wants %d)" % t0cells.MIN_BOOTS)
     r.add_argument("--reps", type=int, default=1, help="passes over the cells in each boot")
     r.add_argument("--base", default=os.environ.get("NFTLAB_BASE", "6.12"), choices=lab.bases(),
                    help="the kernels' base tree (kernel/builder/bases/): 6.12 or 7.3")
@@ -126,9 +126,9 @@ def t0_main(argv=None):
                    help="the guest's nft (kernel/runner/lab-run --nft): host (default: the same ruleset bytecode"
                         " for every base, so counts compare across bases), current or a prefix")
     r.add_argument("--variants", default="baseline,patched")
-    r.add_argument("--mitigations", default=",".join(t0.MITIGATIONS))
+    r.add_argument("--mitigations", default=",".join(t0cells.MITIGATIONS))
     r.add_argument("--no-build", dest="build", action="store_false")
-    r.add_argument("--cells", metavar="BACKENDS", type=t0.cell_backends,
+    r.add_argument("--cells", metavar="BACKENDS", type=t0cells.cell_backends,
                    help="only the cells of these backends, comma-separated (e.g. drop,hash,dynset,ct,ctonly)")
     r.add_argument("--seed-probe", type=int, default=0, metavar="N",
                    help="N more groups per boot, each looking the packet up in a fresh 1001-element hash set")
@@ -147,7 +147,7 @@ def t0_main(argv=None):
     c.add_argument("--out", help="also write the text to this file")
     c.add_argument("--lookups", metavar="BACKENDS",
                    help="only the per-lookup table of these backends (comma-separated: hash,rbtree,pipapo)")
-    c.add_argument("--cells", metavar="BACKENDS", type=t0.cell_backends,
+    c.add_argument("--cells", metavar="BACKENDS", type=t0cells.cell_backends,
                    help="only the per-packet table of these cells' backends, with each later kernel"
                         " less the first (e.g. drop,dynset: a patch's own figure)")
     args = ap.parse_args(argv)
@@ -157,5 +157,5 @@ def t0_main(argv=None):
     if args.cmd == "run":
         return t0run.run(args)
     if args.cmd == "report":
-        return t0.report(args.results, args.quiet)
-    return t0.validate(args.results)
+        return t0cells.report(args.results, args.quiet)
+    return t0cells.validate(args.results)
