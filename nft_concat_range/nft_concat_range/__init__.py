@@ -45,8 +45,8 @@ plots (gnuplot), report, validate, drift, loads (nft -f vs nftlab), basecmp
 (the base tree's perf script), cli; tables/ holds one module per table
 (T1..T7: cells, analysis, text, chart, expected shape); T0 (exact counts,
 not a bench table) is t0cells (cells, plan, analysis, text, checks) with
-its runner t0run and t0compare.  Entry points: ../ncr.py (bench is
-../bench) and ../t0.py.  The TAP lines of validate come from the project's
+its runner t0run and t0compare.  Entry points: ../bench (the run and
+its subcommands) and ../t0.py.  The TAP lines of validate come from the project's
 library, lib/tap.py.
 """
 import os

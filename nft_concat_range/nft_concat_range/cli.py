@@ -1,15 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Command lines of the suite: ncr.py (bench, plan, roles, report,
-validate, drift; nft_concat_range/bench is ncr.py bench) and t0.py (run,
-report, validate)."""
+"""Command lines of the suite: nft_concat_range/bench (the run; its
+subcommands plan, roles, report, validate, drift) and t0.py (run, report,
+validate, compare)."""
 import argparse
 import os
+import sys
 
 from . import __doc__ as package_doc
 from . import lab
 from .model import DEFAULT_T2_LOOKUPS, DEV, ROLES
 from .tables import ALL_TABLES
 
+BENCH = "nft_concat_range/bench"
+# bench's first argument, when one of these, is a subcommand; otherwise
+# bench runs the suite with the options given
+SUBCOMMANDS = ("plan", "roles", "report", "validate", "drift")
 
 BENCH_EPILOG = """\
 T0 (exact per-packet counts, t0.py) runs the x86_64 kernels under QEMU TCG
@@ -23,19 +28,30 @@ NFTB_KNOB names the force-indirect sysctl of the patched kernels
 (default %s); NFTB_BURST pktgen's burst
 (default 1000); NFTB_SELFTEST_LIMIT the seconds the base tree's perf script
 may run per kernel (default 600).
+
+Subcommands, each with its own --help (%s SUBCOMMAND --help):
+  plan      write a boot's plan and nft scripts
+  roles     kernel roles the tables need
+  report    results.json, report.md and SVGs of a results dir
+  validate  TAP checks of a results dir
+  drift     why samples of one cell differ within a boot (stored runs)
 """
 
 
-def bench_parser(sub):
+def bench_parser():
+    """The parser of `nft_concat_range/bench [OPTIONS]`, the run."""
     from .host import KNOB
     from .plans import parse_tables
 
-    p = sub.add_parser("bench", prog="nft_concat_range/bench", formatter_class=argparse.RawDescriptionHelpFormatter,
-                       help="the suite's host side (nft_concat_range/bench)", epilog=BENCH_EPILOG % KNOB,
-                       description="The nft_concat_range suite, nftlab's performance suite: builds (or reuses) the UML lab kernels the "
-                       "tables need, boots them with kernel/runner/lab-run, runs guest/run-plan in them and writes "
-                       "build/results/bench-<timestamp>/ with results.json, report.md and one SVG per table. "
-                       "The tables are printed at the end; progress goes to stderr.")
+    p = argparse.ArgumentParser(prog=BENCH, formatter_class=argparse.RawDescriptionHelpFormatter,
+                                usage="%(prog)s [OPTIONS]\n       %(prog)s {" + ",".join(SUBCOMMANDS) +
+                                "} ...",
+                                epilog=BENCH_EPILOG % (KNOB, BENCH),
+                                description="The nft_concat_range suite, nftlab's performance suite: builds (or "
+                                "reuses) the UML lab kernels the tables need, boots them with kernel/runner/lab-run, "
+                                "runs guest/run-plan in them and writes build/results/bench-<timestamp>/ with "
+                                "results.json, report.md and one SVG per table. The tables are printed at the end; "
+                                "progress goes to stderr.")
     p.add_argument("--tables", type=parse_tables, metavar="T1,T2,...",
                    help="tables to measure (default all: T0..T7; --quick: T1..T7)")
     p.add_argument("--arch", choices=("um", "x86_64"), default="um",
@@ -58,17 +74,13 @@ def bench_parser(sub):
     p.add_argument("--results", metavar="DIR", help="results directory (default build/results/bench-<timestamp>)")
     p.add_argument("--selftest", action="store_const", const=True,
                    help="also run the base tree's performance group (default with --full)")
+    return p
 
 
-def ncr_main(argv=None):
-    from .drift import drift
-    from .plans import parse_tables, roles_for, write_plan
-    from .report import report
-    from .validate import validate
-
-    ap = argparse.ArgumentParser(prog="ncr.py", description=package_doc.split("\n")[0])
+def subcommand_parser():
+    """The parser of `nft_concat_range/bench SUBCOMMAND ...`."""
+    ap = argparse.ArgumentParser(prog=BENCH, description=package_doc.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
-    bench_parser(sub)
     p = sub.add_parser("plan", help="write a boot's plan and nft scripts")
     p.add_argument("--role", required=True, choices=sorted(ROLES))
     p.add_argument("--tables", default=",".join(ALL_TABLES))
@@ -88,10 +100,23 @@ def ncr_main(argv=None):
     p.add_argument("resdir")
     p = sub.add_parser("drift", help="why samples of one cell differ within a boot (stored runs)")
     p.add_argument("paths", nargs="+", help="results directories or results .json files")
-    args = ap.parse_args(argv)
-    if args.cmd == "bench":
+    return ap
+
+
+def bench_main(argv=None):
+    """nft_concat_range/bench [OPTIONS] runs the suite;
+    nft_concat_range/bench SUBCOMMAND ... the subcommands."""
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] not in SUBCOMMANDS:
         from . import host
-        return host.run(args)
+        return host.run(bench_parser().parse_args(argv))
+
+    from .drift import drift
+    from .plans import parse_tables, roles_for, write_plan
+    from .report import report
+    from .validate import validate
+
+    args = subcommand_parser().parse_args(argv)
     if args.cmd == "plan":
         print(write_plan(args.role, parse_tables(args.tables), args.reps, args.duration, args.seed, args.dev,
                          args.t2_lookups, args.every, args.out))

@@ -8,7 +8,6 @@ it started, the report rendered from what the run recorded.
 
 python3 tests/unit/test_suite_host.py: TAP (lib/tap.py,
 nested in bench-quick's stream); -v: unittest's own runner."""
-import argparse
 import json
 import os
 import shutil
@@ -80,9 +79,7 @@ def fake_run(tmp, argv, env=None):
 
 
 def cli_args(argv):
-    ap = argparse.ArgumentParser()
-    cli.bench_parser(ap.add_subparsers(dest="cmd"))
-    return ap.parse_args(["bench"] + argv)
+    return cli.bench_parser().parse_args(argv)
 
 
 def read_json(*path):

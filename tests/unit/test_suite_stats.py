@@ -99,7 +99,7 @@ class Ministat(Close, unittest.TestCase):
 
     def setUp(self):
         self.assertTrue(shutil.which("ministat"), "ministat installed (apt-get install ministat)")
-        self.wd = tempfile.mkdtemp(prefix="ncr-selftest-")
+        self.wd = tempfile.mkdtemp(prefix="bench-selftest-")
         self.addCleanup(shutil.rmtree, self.wd, True)
 
     def test_agrees(self):
