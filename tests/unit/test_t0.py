@@ -6,7 +6,7 @@ exactness across rounds, call-site parsing, the plan, validate.  No
 kernel, no QEMU.
 
 python3 tests/unit/test_t0.py: TAP (lib/tap.py,
-nested in tests/lab/t0.sh's stream); -v: unittest's own runner."""
+nested in tests/lab/t0-quick.sh's stream); -v: unittest's own runner."""
 import contextlib
 import io
 import json

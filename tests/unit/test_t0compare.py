@@ -6,7 +6,7 @@ patched kernel shown with knob 0 only, deltas, labelled kernels, --cells.
 No kernel, no QEMU.
 
 python3 tests/unit/test_t0compare.py: TAP (lib/tap.py,
-nested in tests/lab/t0.sh's stream); -v: unittest's own runner."""
+nested in tests/lab/t0-quick.sh's stream); -v: unittest's own runner."""
 import json
 import os
 import sys
