@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # The TAP producer of every shell script of the project: host test steps,
 # the kernel/ checks and the guest scripts; the shell half of lib/
-# (lib/tap.py is the Python one: the same lines, the same rules).
+# (lib/tap.py is the Python one: the same lines, the same rules; the C
+# unit tests of userspace/ have their own minimal one, tests/unit/tap.h).
 # Sourced.  Guests run it on any lab kernel with the host's / as their
 # root, so it is plain bash (printf and arithmetic, no other tool).
 #

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Guest side of nft_concat_range/commit-cost: what an interval set costs
-the control plane, per set size.
+"""The guest side of commit-cost, one of its two halves (the host side,
+which boots the kernels and renders the report, is
+nft_concat_range/commit-cost): what an interval set costs the control
+plane, per set size.
 
 For each N (--sizes): one nftlab transaction loads table inet ccost with
 an interval set (rbtree backend) of N disjoint IPv4 ranges; then --reps

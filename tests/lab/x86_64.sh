@@ -41,7 +41,7 @@ if [ "${NFTLAB_CHECK_FULL:-0}" = 1 ]; then
 	rc=$?
 	tap_diag "bench --quick --arch x86_64 --tables T2,T4 exited $rc after $((SECONDS - start))s (log: $run/bench.log)"
 	tap_result "x86_64: bench --quick (T2, T4) ran in the QEMU guest" "$rc"
-	tap_sub "x86_64 bench: ncr.py validate" python3 "$top/nft_concat_range/ncr.py" validate "$bres"
+	tap_sub "x86_64 bench: nft_concat_range/bench validate" "$top/nft_concat_range/bench" validate "$bres"
 else
 	tap_skip "x86_64: bench --quick (T2, T4) in the QEMU guest" "make check-full only (step t0 runs run-plan in this kernel)"
 fi

@@ -11,9 +11,9 @@ The results policy of docs/results/ (its README.md), as TAP:
 - each base's stored cover letter holds its blurb (kernel/builder/bases/:
   "blurb:"), includes expanded as they are today;
 - every stored report renders again, byte for byte, from the files kept:
-  bench reports (ncr.py report) and the excerpts cut from them
-  (series-figures --bench-table/--bench-backend), T0 reports (t0.py
-  report) and their per-patch excerpts (series-figures), commit-cost
+  bench reports (nft_concat_range/bench report) and the excerpts cut
+  from them (series-figures --bench-table/--bench-backend), T0 reports
+  (t0.py report) and their per-patch excerpts (series-figures), commit-cost
   reports (commit-cost --render), userspace-bench tables (bench.sh
   --report), smp-noise reports (smp-noise --render).  Each renderer runs
   on a copy in a temporary directory.
@@ -36,7 +36,7 @@ import tap as taplib  # noqa: E402
 RESULTS = "docs/results"
 RUN_MAX = 1000 * 1000
 TOTAL_MAX = 5 * 1000 * 1000
-NCR = os.path.join(TOP, "nft_concat_range", "ncr.py")
+BENCH = os.path.join(TOP, "nft_concat_range", "bench")
 T0PY = os.path.join(TOP, "nft_concat_range", "t0.py")
 COMMIT_COST = os.path.join(TOP, "nft_concat_range", "commit-cost")
 FIGURES = os.path.join(TOP, "kernel", "series", "series-figures")
@@ -131,8 +131,8 @@ def check_bench(tap, tmp, name, src, report):
         d = os.path.join(tmp, name)
         os.makedirs(d)
         shutil.copy(src, os.path.join(d, "results.json"))
-    check_render(tap, "%s: report.md renders again from what is stored (ncr.py report)" % name,
-                 [sys.executable, NCR, "report", "--quiet", d], [(os.path.join(d, "report.md"), report)])
+    check_render(tap, "%s: report.md renders again from what is stored (nft_concat_range/bench report)" % name,
+                 [sys.executable, BENCH, "report", "--quiet", d], [(os.path.join(d, "report.md"), report)])
     if not os.path.isdir(src):
         return
     for f in sorted(os.listdir(src)):

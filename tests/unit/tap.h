@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Minimal TAP producer for the unit tests: ok N - name at column 0. */
+/*
+ * Minimal TAP producer for the C unit tests of userspace/: ok N - name at
+ * column 0.  The C third of the project's TAP producers, beside lib/tap.sh
+ * (shell) and lib/tap.py (Python): the same ok/not ok lines, no nesting.
+ */
 #ifndef NFTLAB_TAP_H
 #define NFTLAB_TAP_H
 

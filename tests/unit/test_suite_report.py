@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of nft_concat_range/nftbench's analysis and report: set-load
+"""Unit tests of nft_concat_range/nft_concat_range's analysis and report: set-load
 table, the base script's parser, paired costs, the A/A noise floor, drift,
 steal, and the whole report and validate on synthetic samples of known
 cost (synth.py).
@@ -19,19 +19,19 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "nft_concat_range"))
-from nftbench import basecmp, loads, runlog  # noqa: E402
-from nftbench.analysis import Cells, aa_state, noise_floor  # noqa: E402
-from nftbench.drift import drift_text  # noqa: E402
-from nftbench.files import write  # noqa: E402
-from nftbench.model import TYPES  # noqa: E402
-from nftbench.render import header_text, noise_lines  # noqa: E402
-from nftbench.report import Report, report  # noqa: E402
-from nftbench.tables import ALL_TABLES, TABLES  # noqa: E402
+from nft_concat_range import basecmp, loads, runlog  # noqa: E402
+from nft_concat_range.analysis import Cells, aa_state, noise_floor  # noqa: E402
+from nft_concat_range.drift import drift_text  # noqa: E402
+from nft_concat_range.files import write  # noqa: E402
+from nft_concat_range.model import TYPES  # noqa: E402
+from nft_concat_range.render import header_text, noise_lines  # noqa: E402
+from nft_concat_range.report import Report, report  # noqa: E402
+from nft_concat_range.tables import ALL_TABLES, TABLES  # noqa: E402
 
 sys.path.insert(0, HERE)
 from synth import synth_results  # noqa: E402
 
-NCR = os.path.join(HERE, "..", "..", "nft_concat_range", "ncr.py")
+BENCH = os.path.join(HERE, "..", "..", "nft_concat_range", "bench")
 # the base tree's nft_concat_range_perf.sh as it prints: finished, skipped
 # and unfinished types
 BASE_LOG = ("TEST: performance\n  net,port                            61s[ OK ]\n"
@@ -54,7 +54,7 @@ def read(path):
 def aa_report(shift):
     """aa_state() and the header of a T2 report of an A/A pair whose second
     lookup cell costs SHIFT more (0: none)."""
-    wd = tempfile.mkdtemp(prefix="ncr-aa-")
+    wd = tempfile.mkdtemp(prefix="bench-aa-")
     try:
         rng = random.Random(11)
         ss = []
@@ -234,12 +234,12 @@ class Synthetic(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.wd = tempfile.mkdtemp(prefix="ncr-synth-")
+        cls.wd = tempfile.mkdtemp(prefix="bench-synth-")
         cls.model = synth_results(cls.wd)
         cls.rc = report(cls.wd, quiet=True)
         with open(os.path.join(cls.wd, "results.json")) as f:
             cls.res = json.load(f)
-        v = subprocess.run([sys.executable, NCR, "validate", cls.wd],
+        v = subprocess.run([sys.executable, BENCH, "validate", cls.wd],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         cls.validate_rc, cls.validate_out = v.returncode, v.stdout
 
@@ -322,8 +322,8 @@ class Synthetic(unittest.TestCase):
     def test_rerender(self):
         """report: results.json alone re-renders report.md (base script output and T0 included)"""
         # in a copy: the base script's output and T0's figures added
-        wd = tempfile.mkdtemp(prefix="ncr-rerender-")
-        wd2 = tempfile.mkdtemp(prefix="ncr-stored-")
+        wd = tempfile.mkdtemp(prefix="bench-rerender-")
+        wd2 = tempfile.mkdtemp(prefix="bench-stored-")
         try:
             shutil.copytree(self.wd, wd, dirs_exist_ok=True)
             run = runlog.read_run(wd)

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of T0's analysis (nft_concat_range/nftbench/tables/t0.py) and
-runner (t0run.py): snapshots to per-packet counts, boots to rows,
+"""Unit tests of T0's analysis (nft_concat_range/nft_concat_range/t0cells.py)
+and runner (t0run.py): snapshots to per-packet counts, boots to rows,
 exactness across rounds, call-site parsing, the plan, validate.  No
 kernel, no QEMU.
 
 python3 tests/unit/test_t0.py: TAP (lib/tap.py,
-nested in tests/lab/t0.sh's stream); -v: unittest's own runner."""
+nested in tests/lab/t0-quick.sh's stream); -v: unittest's own runner."""
 import contextlib
 import io
 import json
@@ -18,8 +18,8 @@ from fractions import Fraction
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "nft_concat_range"))
-from nftbench import generators, lab, model, t0run  # noqa: E402
-from nftbench.tables import t0  # noqa: E402
+from nft_concat_range import generators, lab, model, t0run  # noqa: E402
+from nft_concat_range import t0cells  # noqa: E402
 
 COUNTS = [2000, 2000, 12000]
 
@@ -102,11 +102,11 @@ def two_rounds(insns2, thunks2, extra_last=0):
         write_boot(d, "patched-retpoline-r1", "patched", 1, 1500, 0, 2)
         write_boot(d, "patched-retpoline-r2", "patched", 2, insns2, 0, thunks2, extra_last=extra_last)
         write_run(d, 2)
-        return t0.analyse(d)
+        return t0cells.analyse(d)
 
 
 def knobs_of(variant, knob):
-    return {c["cell"].split("/")[4][:2] for _, cells in t0.scenarios(variant, False, knob) for c in cells}
+    return {c["cell"].split("/")[4][:2] for _, cells in t0cells.scenarios(variant, False, knob) for c in cells}
 
 
 def plan_sets(d, name):
@@ -135,8 +135,8 @@ def boots_run(per_boot, cell=("net_port", "hash", "-"), quick=False, variant="ba
                         counts=COUNTS, cells=[cell[1]]))
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
-            t0.report(d, quiet=True)
-            rc = t0.validate(d)
+            t0cells.report(d, quiet=True)
+            rc = t0cells.validate(d)
         res = json.loads(read(os.path.join(d, "t0", "t0.json")))
         md = read(os.path.join(d, "t0", "t0.md"))
     return res, rc, out.getvalue(), md
@@ -153,18 +153,18 @@ class Snapshots(unittest.TestCase):
 
     def test_runs_from_snapshots(self):
         """runs_from_snapshots: one run per interval with packets"""
-        runs = t0.runs_from_snapshots(boot_snaps(1234, 777, COUNTS))
+        runs = t0cells.runs_from_snapshots(boot_snaps(1234, 777, COUNTS))
         self.assertEqual([r["packets"] for r in runs], COUNTS)
 
     def test_per_packet_slope(self):
         """per_packet: slope cancels what a run costs once"""
-        runs = t0.runs_from_snapshots(boot_snaps(1234, 777, COUNTS))
-        self.assertEqual(t0.per_packet(runs[1], runs[2])["kernel_insns"], Fraction(1234))
+        runs = t0cells.runs_from_snapshots(boot_snaps(1234, 777, COUNTS))
+        self.assertEqual(t0cells.per_packet(runs[1], runs[2])["kernel_insns"], Fraction(1234))
 
     def test_fmt(self):
         """fmt: integers exact, else 2 decimals"""
-        self.assertEqual(t0.fmt(Fraction(1234)), "1234", "an integer is printed exact")
-        self.assertEqual(t0.fmt(Fraction(2469, 2)), "1234.50", "a fraction is printed with 2 decimals")
+        self.assertEqual(t0cells.fmt(Fraction(1234)), "1234", "an integer is printed exact")
+        self.assertEqual(t0cells.fmt(Fraction(2469, 2)), "1234.50", "a fraction is printed with 2 decimals")
 
 
 class AnalyseRounds(unittest.TestCase):
@@ -176,7 +176,7 @@ class AnalyseRounds(unittest.TestCase):
             write_boot(d, "patched-retpoline-r1", "patched", 1, 1500, 300, 2)
             write_boot(d, "patched-retpoline-r2", "patched", 2, 1500, 9999, 2)
             write_run(d, 2)
-            cls.res = t0.analyse(d)
+            cls.res = t0cells.analyse(d)
 
     def test_per_packet_figures(self):
         """analyse: per-packet instructions and thunks of a cell"""
@@ -201,7 +201,7 @@ class Analyse(unittest.TestCase):
             for root, tsv in ((d, False), (d2, True)):
                 write_boot(root, "patched-retpoline-r1", "patched", 1, 1500, 300, 2, tsv=tsv)
                 write_run(root, 1)
-            new, old = t0.analyse(d), t0.analyse(d2)
+            new, old = t0cells.analyse(d), t0cells.analyse(d2)
         self.assertTrue(new["rows"], "no row from records.jsonl: %s" % (new,))
         self.assertEqual(new, old, "records.jsonl and samples.tsv differ")
         self.assertEqual(new["rows"][0]["cell"], "T0/net_port/hash/n1/k0")
@@ -233,7 +233,7 @@ class Analyse(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             write_boot(d, "patched-retpoline-r1", "patched", 1, 1500, 0, 2, sofar=1999)
             write_run(d, 1)
-            res = t0.analyse(d)
+            res = t0cells.analyse(d)
         self.assertTrue(res["errors"], "no error: %s" % (res,))
         self.assertFalse(res["rows"], "a row despite the error: %s" % (res,))
 
@@ -287,7 +287,7 @@ class WritePlan(unittest.TestCase):
         cls.tmp = tempfile.TemporaryDirectory()
         cls.addClassCleanup(cls.tmp.cleanup)
         cls.d = cls.tmp.name
-        t0.write_plan(cls.d, "baseline", False)
+        t0cells.write_plan(cls.d, "baseline", False)
         cls.sets = plan_sets(cls.d, "sets-net_port.nft")
 
     def test_hash_set_holds_packet_key_alone(self):
@@ -315,7 +315,7 @@ class WritePlanCells(unittest.TestCase):
         cls.tmp = tempfile.TemporaryDirectory()
         cls.addClassCleanup(cls.tmp.cleanup)
         cls.d = cls.tmp.name
-        t0.write_plan(cls.d, "baseline", False, reps=2, only=["drop", "hash", "ct"], probe=3)
+        t0cells.write_plan(cls.d, "baseline", False, reps=2, only=["drop", "hash", "ct"], probe=3)
         cls.lines = [ln.split("\t") for ln in read(os.path.join(cls.d, "plan.tsv")).splitlines()]
         cls.groups = [ln for ln in cls.lines if ln[0] == "group"]
         cls.cells = [(ln[1], json.loads(ln[6])) for ln in cls.lines if ln[0] == "cell"]
@@ -335,10 +335,10 @@ class WritePlanCells(unittest.TestCase):
         pcells = [(gid, c) for gid, c in self.cells if gid.startswith("T0-seed")]
         prep = [ln[4] for ln in self.lines if ln[0] == "cell" and ln[1].startswith("T0-seed")]
         self.assertEqual(len(pcells), 3, pcells)
-        self.assertTrue(all(c["backend"] == "hash" and c["tag"] == t0.PROBE_TAG for _, c in pcells),
+        self.assertTrue(all(c["backend"] == "hash" and c["tag"] == t0cells.PROBE_TAG for _, c in pcells),
                         "a probe cell not of the hash backend with the probe's tag: %s" % (pcells,))
         self.assertEqual(prep, ["1", "2", "3"], "the probe cells' passes")
-        self.assertTrue(t0.ranged("T0/net_port/hash/n1/k-" + t0.PROBE_TAG), "the probe cell is not ranged")
+        self.assertTrue(t0cells.ranged("T0/net_port/hash/n1/k-" + t0cells.PROBE_TAG), "the probe cell is not ranged")
 
     def test_cells_of_backends_asked_for(self):
         """write_plan --cells: only the cells of the backends asked for, groups without one left out"""
@@ -358,14 +358,14 @@ class Cells(unittest.TestCase):
         for cell, ranged in (("T0/net_port/hash/n1/k-", False), ("T0/net_port/drop/n0/k-", False),
                              ("T0/dynset/dynset/n1/k-", True), ("T0/ct/ct/n1/k-", True),
                              ("T0/ct/ctonly/n1/k0", True)):
-            self.assertEqual(t0.ranged(cell), ranged, cell)
+            self.assertEqual(t0cells.ranged(cell), ranged, cell)
 
     def test_unknown_backend_refused(self):
         """t0.py run --cells: a backend T0 has no cell of is refused"""
         with self.assertRaises(Exception) as cm:
-            t0.cell_backends("drop,hash,nosuch")
+            t0cells.cell_backends("drop,hash,nosuch")
         self.assertIn("nosuch", str(cm.exception))
-        self.assertEqual(t0.cell_backends("drop,ct"), "drop,ct")
+        self.assertEqual(t0cells.cell_backends("drop,ct"), "drop,ct")
 
 
 class Validate(unittest.TestCase):
@@ -420,7 +420,7 @@ class Validate(unittest.TestCase):
             write_json(os.path.join(d, "t0", "t0.json"), res)
             out = io.StringIO()
             with contextlib.redirect_stdout(out):
-                rc = t0.validate(d)
+                rc = t0cells.validate(d)
         self.assertNotEqual(rc, 0, out.getvalue())
         self.assertIn("not ok", out.getvalue())
         self.assertIn("span what each of its boots counted", out.getvalue())

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of t0.py compare (nft_concat_range/nftbench/t0compare.py):
+"""Unit tests of t0.py compare (nft_concat_range/nft_concat_range/t0compare.py):
 runs of two bases side by side, the lookup less its drop cell, ranges, the
 patched kernel shown with knob 0 only, deltas, labelled kernels, --cells.
 No kernel, no QEMU.
 
 python3 tests/unit/test_t0compare.py: TAP (lib/tap.py,
-nested in tests/lab/t0.sh's stream); -v: unittest's own runner."""
+nested in tests/lab/t0-quick.sh's stream); -v: unittest's own runner."""
 import json
 import os
 import sys
@@ -15,7 +15,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "nft_concat_range"))
-from nftbench import t0compare  # noqa: E402
+from nft_concat_range import t0compare  # noqa: E402
 
 THREE = dict(rounds=3, reps=1)
 

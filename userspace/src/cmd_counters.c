@@ -6,6 +6,7 @@
  *    "elements": [{"family","table","set","elem","packets","bytes"}]}
  * Rules and named counters come from one dump each; set elements from one
  * dump per set, printed as they arrive (nothing accumulates per element).
+ * Adding and deleting named counter objects is cmd_counter_obj.c.
  */
 #include <errno.h>
 #include <inttypes.h>

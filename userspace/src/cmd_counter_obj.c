@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* counter add|del FAMILY TABLE NAME: named counter objects. */
+/*
+ * counter add|del FAMILY TABLE NAME: named counter objects (nft's "counter"
+ * objects; the counters command, every counter's values, is cmd_counters.c).
+ */
 #include <errno.h>
 #include <string.h>
 

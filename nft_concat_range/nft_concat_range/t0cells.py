@@ -57,13 +57,13 @@ from fractions import Fraction
 
 from tap import Tap, done  # lib/tap.py
 
-from .. import guestlog
-from ..files import read_json, write
-from ..generators import (CT_HOOKS, CT_PGOPTS, element, entry_bounds, gen_dynset_rules, gen_dynset_sets,
+from . import guestlog
+from .files import read_json, write
+from .generators import (CT_HOOKS, CT_PGOPTS, element, entry_bounds, gen_dynset_rules, gen_dynset_sets,
                           gen_ingress_table, gen_sets, packet, set_defs)
-from ..model import BACKENDS, DEV, DYNSET_SRC, TYPES, cell, parse_cell_id
-from ..plans import cell_line, group_line, rules_file, table_lines
-from ..render import render_table
+from .model import BACKENDS, DEV, DYNSET_SRC, TYPES, cell, parse_cell_id
+from .plans import cell_line, group_line, rules_file, table_lines
+from .render import render_table
 
 SCHEMA = "nftlab-t0/2"
 # t0.json before the per-boot figures (rendered as they were then)
@@ -503,7 +503,7 @@ def render(t0):
         if any(parse_cell_id(r["cell"])["tag"] == PROBE_TAG for r in moved):
             out += textwrap.wrap("The hash n1 1k cells look the packet up in the selftest's 1001-element rhash"
                                  " set, created anew per pass: the random seed puts its key behind 0, 1, ... other"
-                                 " elements of its bucket (tables/t0.py PROBE_TAG); the hash n1 cells' set holds"
+                                 " elements of its bucket (t0cells.py PROBE_TAG); the hash n1 cells' set holds"
                                  " the key alone.", width=110)
     elif moved:
         out += ["", "same 'calls': thunks, branches and calls identical in every run, instructions per packet"

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""nftbench - plans, statistics and reports of the nftlab performance suite.
+"""nft_concat_range - plans, statistics and reports of the nft_concat_range suite.
 
 Theory of operation
 -------------------
@@ -43,10 +43,11 @@ records), guestlog (what the guest records), ingest (results directories),
 stats, analysis (cells, summaries, ministat, noise floor), render (text),
 plots (gnuplot), report, validate, drift, loads (nft -f vs nftlab), basecmp
 (the base tree's perf script), cli; tables/ holds one module per table
-(T1..T7: cells, analysis, text, chart, expected shape) and t0 (exact counts)
-with its runner t0run.  Entry points: ../ncr.py (bench is ../bench) and
-../t0.py.  The TAP lines of validate come from the project's library,
-lib/tap.py.
+(T1..T7: cells, analysis, text, chart, expected shape); T0 (exact counts,
+not a bench table) is t0cells (cells, plan, analysis, text, checks) with
+its runner t0run and t0compare.  Entry points: ../bench (the run and
+its subcommands) and ../t0.py.  The TAP lines of validate come from the project's
+library, lib/tap.py.
 """
 import os
 import sys

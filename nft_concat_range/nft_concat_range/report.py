@@ -5,14 +5,14 @@ report.md, results.json (schema SCHEMA), run.json and one SVG per table."""
 import json
 import os
 
-from . import basecmp, loads
+from . import basecmp, loads, t0cells
 from .analysis import Analysis, noise_floor
 from .files import write
 from .ingest import load_run, read_results, read_t0
 from .model import DEFAULT_T2_LOOKUPS, SCHEMA, TYPE_ORDER, TYPES
 from .plots import plot_tables
 from .render import header_text, invalid_details
-from .tables import ALL_TABLES, TABLES, t0
+from .tables import ALL_TABLES, TABLES
 
 
 class Report(Analysis):
@@ -49,7 +49,7 @@ def report(resdir, quiet=False):
     texts = [header_text(meta, boots, rep.noise), ""]
     # T0 (exact counts, t0.py's own run) goes first
     if t0fig:
-        texts += [t0.render(t0fig), ""]
+        texts += [t0cells.render(t0fig), ""]
     for t in tables:
         texts += [TABLES[t].render(rep.tables[t]), ""]
         if t in plot_errs:

@@ -1,10 +1,11 @@
 #!/bin/bash
-# T0 quick: exact per-packet counts in the patched x86_64 retpoline kernel
-# under QEMU TCG with the pktcount plugin (nft_concat_range/t0.py).  A few
-# scenarios, knob 0 and 1, spectre_v2=retpoline; one boot, two passes over
-# the cells, which must print identical numbers (that is what "exact" means,
-# and t0.py validate checks it).  The full T0 (baseline and patched, spectre_v2=retpoline and off)
-# runs in `make bench`.
+# Step t0 of make check (tests/run-check), T0 quick: exact per-packet
+# counts in the patched x86_64 retpoline kernel under QEMU TCG with the
+# pktcount plugin (nft_concat_range/t0.py).  A few scenarios, knob 0 and
+# 1, spectre_v2=retpoline; one boot, two passes over the cells, which must
+# print identical numbers (that is what "exact" means, and t0.py validate
+# checks it).  The full T0 (baseline and patched, spectre_v2=retpoline and
+# off) runs in `make bench`.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../../lib/tap.sh

@@ -1,15 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Command lines of the suite: ncr.py (bench, plan, roles, report,
-validate, drift; nft_concat_range/bench is ncr.py bench) and t0.py (run,
-report, validate)."""
+"""Command lines of the suite: nft_concat_range/bench (the run; its
+subcommands plan, roles, report, validate, drift) and t0.py (run, report,
+validate, compare)."""
 import argparse
 import os
+import sys
 
 from . import __doc__ as package_doc
 from . import lab
 from .model import DEFAULT_T2_LOOKUPS, DEV, ROLES
 from .tables import ALL_TABLES
 
+BENCH = "nft_concat_range/bench"
+# bench's first argument, when one of these, is a subcommand; otherwise
+# bench runs the suite with the options given
+SUBCOMMANDS = ("plan", "roles", "report", "validate", "drift")
 
 BENCH_EPILOG = """\
 T0 (exact per-packet counts, t0.py) runs the x86_64 kernels under QEMU TCG
@@ -23,19 +28,30 @@ NFTB_KNOB names the force-indirect sysctl of the patched kernels
 (default %s); NFTB_BURST pktgen's burst
 (default 1000); NFTB_SELFTEST_LIMIT the seconds the base tree's perf script
 may run per kernel (default 600).
+
+Subcommands, each with its own --help (%s SUBCOMMAND --help):
+  plan      write a boot's plan and nft scripts
+  roles     kernel roles the tables need
+  report    results.json, report.md and SVGs of a results dir
+  validate  TAP checks of a results dir
+  drift     why samples of one cell differ within a boot (stored runs)
 """
 
 
-def bench_parser(sub):
+def bench_parser():
+    """The parser of `nft_concat_range/bench [OPTIONS]`, the run."""
     from .host import KNOB
     from .plans import parse_tables
 
-    p = sub.add_parser("bench", prog="nft_concat_range/bench", formatter_class=argparse.RawDescriptionHelpFormatter,
-                       help="the suite's host side (nft_concat_range/bench)", epilog=BENCH_EPILOG % KNOB,
-                       description="The nftlab performance suite: builds (or reuses) the UML lab kernels the "
-                       "tables need, boots them with kernel/runner/lab-run, runs guest/run-plan in them and writes "
-                       "build/results/bench-<timestamp>/ with results.json, report.md and one SVG per table. "
-                       "The tables are printed at the end; progress goes to stderr.")
+    p = argparse.ArgumentParser(prog=BENCH, formatter_class=argparse.RawDescriptionHelpFormatter,
+                                usage="%(prog)s [OPTIONS]\n       %(prog)s {" + ",".join(SUBCOMMANDS) +
+                                "} ...",
+                                epilog=BENCH_EPILOG % (KNOB, BENCH),
+                                description="The nft_concat_range suite, nftlab's performance suite: builds (or "
+                                "reuses) the UML lab kernels the tables need, boots them with kernel/runner/lab-run, "
+                                "runs guest/run-plan in them and writes build/results/bench-<timestamp>/ with "
+                                "results.json, report.md and one SVG per table. The tables are printed at the end; "
+                                "progress goes to stderr.")
     p.add_argument("--tables", type=parse_tables, metavar="T1,T2,...",
                    help="tables to measure (default all: T0..T7; --quick: T1..T7)")
     p.add_argument("--arch", choices=("um", "x86_64"), default="um",
@@ -58,17 +74,13 @@ def bench_parser(sub):
     p.add_argument("--results", metavar="DIR", help="results directory (default build/results/bench-<timestamp>)")
     p.add_argument("--selftest", action="store_const", const=True,
                    help="also run the base tree's performance group (default with --full)")
+    return p
 
 
-def ncr_main(argv=None):
-    from .drift import drift
-    from .plans import parse_tables, roles_for, write_plan
-    from .report import report
-    from .validate import validate
-
-    ap = argparse.ArgumentParser(prog="ncr.py", description=package_doc.split("\n")[0])
+def subcommand_parser():
+    """The parser of `nft_concat_range/bench SUBCOMMAND ...`."""
+    ap = argparse.ArgumentParser(prog=BENCH, description=package_doc.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
-    bench_parser(sub)
     p = sub.add_parser("plan", help="write a boot's plan and nft scripts")
     p.add_argument("--role", required=True, choices=sorted(ROLES))
     p.add_argument("--tables", default=",".join(ALL_TABLES))
@@ -88,10 +100,23 @@ def ncr_main(argv=None):
     p.add_argument("resdir")
     p = sub.add_parser("drift", help="why samples of one cell differ within a boot (stored runs)")
     p.add_argument("paths", nargs="+", help="results directories or results .json files")
-    args = ap.parse_args(argv)
-    if args.cmd == "bench":
+    return ap
+
+
+def bench_main(argv=None):
+    """nft_concat_range/bench [OPTIONS] runs the suite;
+    nft_concat_range/bench SUBCOMMAND ... the subcommands."""
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] not in SUBCOMMANDS:
         from . import host
-        return host.run(args)
+        return host.run(bench_parser().parse_args(argv))
+
+    from .drift import drift
+    from .plans import parse_tables, roles_for, write_plan
+    from .report import report
+    from .validate import validate
+
+    args = subcommand_parser().parse_args(argv)
     if args.cmd == "plan":
         print(write_plan(args.role, parse_tables(args.tables), args.reps, args.duration, args.seed, args.dev,
                          args.t2_lookups, args.every, args.out))
@@ -110,15 +135,15 @@ def ncr_main(argv=None):
 
 def t0_main(argv=None):
     from . import t0run
-    from .tables import t0
+    from . import t0cells
 
-    ap = argparse.ArgumentParser(prog="t0.py", description=t0.__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="t0.py", description=t0cells.__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="boot the x86_64 kernels with the plugin and count")
     r.add_argument("--results", required=True)
     r.add_argument("--quick", action="store_true", help="a few scenarios, small counts")
-    r.add_argument("--rounds", type=int, default=t0.MIN_BOOTS,
-                   help="boots per kernel and command line (validate wants %d)" % t0.MIN_BOOTS)
+    r.add_argument("--rounds", type=int, default=t0cells.MIN_BOOTS,
+                   help="boots per kernel and command line (validate wants %d)" % t0cells.MIN_BOOTS)
     r.add_argument("--reps", type=int, default=1, help="passes over the cells in each boot")
     r.add_argument("--base", default=os.environ.get("NFTLAB_BASE", "6.12"), choices=lab.bases(),
                    help="the kernels' base tree (kernel/builder/bases/): 6.12 or 7.3")
@@ -126,9 +151,9 @@ def t0_main(argv=None):
                    help="the guest's nft (kernel/runner/lab-run --nft): host (default: the same ruleset bytecode"
                         " for every base, so counts compare across bases), current or a prefix")
     r.add_argument("--variants", default="baseline,patched")
-    r.add_argument("--mitigations", default=",".join(t0.MITIGATIONS))
+    r.add_argument("--mitigations", default=",".join(t0cells.MITIGATIONS))
     r.add_argument("--no-build", dest="build", action="store_false")
-    r.add_argument("--cells", metavar="BACKENDS", type=t0.cell_backends,
+    r.add_argument("--cells", metavar="BACKENDS", type=t0cells.cell_backends,
                    help="only the cells of these backends, comma-separated (e.g. drop,hash,dynset,ct,ctonly)")
     r.add_argument("--seed-probe", type=int, default=0, metavar="N",
                    help="N more groups per boot, each looking the packet up in a fresh 1001-element hash set")
@@ -147,7 +172,7 @@ def t0_main(argv=None):
     c.add_argument("--out", help="also write the text to this file")
     c.add_argument("--lookups", metavar="BACKENDS",
                    help="only the per-lookup table of these backends (comma-separated: hash,rbtree,pipapo)")
-    c.add_argument("--cells", metavar="BACKENDS", type=t0.cell_backends,
+    c.add_argument("--cells", metavar="BACKENDS", type=t0cells.cell_backends,
                    help="only the per-packet table of these cells' backends, with each later kernel"
                         " less the first (e.g. drop,dynset: a patch's own figure)")
     args = ap.parse_args(argv)
@@ -157,5 +182,5 @@ def t0_main(argv=None):
     if args.cmd == "run":
         return t0run.run(args)
     if args.cmd == "report":
-        return t0.report(args.results, args.quiet)
-    return t0.validate(args.results)
+        return t0cells.report(args.results, args.quiet)
+    return t0cells.validate(args.results)

@@ -12,7 +12,7 @@ import sys
 from . import lab
 from .files import cpu_model, write
 from .lab import SUITE, TOP
-from .tables import t0
+from . import t0cells
 
 
 # Symbols of the kernel the plugin counts (regular expressions on nm names).
@@ -165,7 +165,7 @@ def boot(rawdir, kdir, syms, plugin, variant, mitigation, rnd, quick, counts, re
         # an unfinished or different boot: its counts must not mix with ours
         shutil.rmtree(bdir)
     os.makedirs(bdir, exist_ok=True)
-    ncells = t0.write_plan(os.path.join(bdir, "plan"), variant, quick, reps, knob=lab.has_knob(kdir), only=only,
+    ncells = t0cells.write_plan(os.path.join(bdir, "plan"), variant, quick, reps, knob=lab.has_knob(kdir), only=only,
                            probe=probe)
     symf = os.path.join(bdir, "syms.txt")
     write(symf, "".join("%s %x %x %s\n" % s for s in syms))
@@ -225,7 +225,7 @@ def run(args):
     os.environ["NFTLAB_BASE"] = args.base
     plugin = build_plugin()
     mitigations = args.mitigations.split(",")
-    counts = t0.COUNTS
+    counts = t0cells.COUNTS
     only = args.cells.split(",") if args.cells else None
     failed = 0
     kdirs, syms = {}, {}
@@ -248,7 +248,7 @@ def run(args):
         knob={v: lab.has_knob(kdirs[v]) for v in variants if kdirs[v]},
         base=args.base, base_version=base_version(kdirs), nft=args.nft, cells=only,
         seed_probe=args.seed_probe, labels=labels), indent=1) + "\n")
-    rc = t0.report(args.results)
+    rc = t0cells.report(args.results)
     print("\nresults: %s" % os.path.join(t0dir, "t0.md"))
     return 1 if failed or rc else 0
 

@@ -85,7 +85,7 @@ def host_load(role):
 
 def cpu_ticks():
     """(stolen, total) CPU ticks of the host (/proc/stat, all CPUs): the
-    time the hypervisor gave to other guests.  `ncr.py drift` found the
+    time the hypervisor gave to other guests.  `bench drift` found the
     samples of one cell drifting in episodes of a few seconds that nothing
     inside the lab explains; steal per boot shows whether the host was
     shared while it measured."""

@@ -129,7 +129,7 @@ def parse_tables(s):
     tables = [t.strip().upper() for t in s.split(",") if t.strip()]
     for t in tables:
         if t not in ALL_TABLES:
-            raise SystemExit("ncr.py: unknown table %s (%s)" % (t, ", ".join(ALL_TABLES)))
+            raise SystemExit("nft_concat_range/bench: unknown table %s (%s)" % (t, ", ".join(ALL_TABLES)))
     return tables
 
 

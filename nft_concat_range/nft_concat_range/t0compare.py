@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """t0.py compare: T0 runs of different bases and kernels side by side.
 
-Each run's t0.json (tables/t0.py's analysis) gives, per cell, kernel and
+Each run's t0.json (t0cells.py's analysis) gives, per cell, kernel and
 spectre_v2= setting, the instructions and thunks per packet.  A lookup's own
 cost is its cell less the drop cell of the same group (same knob and tag):
 the hook and the chain around it cancel, so what is left is the set lookup
@@ -10,7 +10,7 @@ series' direct calls); the knob's forced-indirect runs are the patched
 kernel's own control and stay in its run's report.
 
 A difference between two kernels counts only where their instruction
-ranges do not overlap, each range the min..max of at least t0.MIN_BOOTS
+ranges do not overlap, each range the min..max of at least t0cells.MIN_BOOTS
 boots: one boot cannot show what the next one counts (the v4 run's hash
 cell read 1056 on a kernel that counted 1015 in five other boots).  The
 delta table marks every other difference "not proven".
@@ -22,8 +22,8 @@ from fractions import Fraction
 
 from .model import parse_cell_id
 from .render import render_table
-from .tables import t0
-from .tables.t0 import short_cell
+from . import t0cells
+from .t0cells import short_cell
 
 # The backends whose lookups get a per-lookup row.
 LOOKUP_BACKENDS = ("hash", "rbtree", "pipapo")
@@ -56,7 +56,7 @@ def number(text):
 
 
 def fmt(lo, hi):
-    return t0.fmt(lo) if lo == hi else "%s..%s" % (t0.fmt(lo), t0.fmt(hi))
+    return t0cells.fmt(lo) if lo == hi else "%s..%s" % (t0cells.fmt(lo), t0cells.fmt(hi))
 
 
 def cell_text(r):
@@ -76,13 +76,13 @@ def lookup_text(r, drop):
 
 
 def signed(x):
-    return ("+" if x > 0 else "") + t0.fmt(x)
+    return ("+" if x > 0 else "") + t0cells.fmt(x)
 
 
 def delta_verdict(a, b):
     """(lo, hi, verdict) of row B less row A in instructions per packet:
     verdict None where the difference is proven (the two ranges do not
-    overlap and each comes from at least t0.MIN_BOOTS boots), else why
+    overlap and each comes from at least t0cells.MIN_BOOTS boots), else why
     not ("same", "same in N boots", "not proven: overlap", ...)."""
     alo, ahi = number(a["kernel_insns"])
     blo, bhi = number(b["kernel_insns"])
@@ -90,10 +90,10 @@ def delta_verdict(a, b):
     boots = min(a["boots"], b["boots"])
     few = "%d boot%s" % (boots, "" if boots == 1 else "s")
     if alo == ahi == blo == bhi:
-        verdict = "same" if boots >= t0.MIN_BOOTS else "same in " + few
+        verdict = "same" if boots >= t0cells.MIN_BOOTS else "same in " + few
     elif bhi >= alo and blo <= ahi:
         verdict = "not proven: overlap"
-    elif boots < t0.MIN_BOOTS:
+    elif boots < t0cells.MIN_BOOTS:
         verdict = "not proven: " + few
     else:
         verdict = None
@@ -169,7 +169,7 @@ def compact(text):
     instructions, widened outwards (min rounded down, max up)."""
     lo, hi = number(text)
     if lo == hi:
-        return t0.fmt(lo)
+        return t0cells.fmt(lo)
     return "%d..%d" % (widened(lo, False), widened(hi, True))
 
 
@@ -226,7 +226,7 @@ def cells_only(resdirs, backends, cells, rows, labels):
                                                 for lab in labels[1:]]
     out += ["  " + line for line in render_table(hdr, table).split("\n")]
     out += ["  (a range is min..max over the boots of a kernel; a delta counts",
-            "  where the ranges of at least %d boots each do not overlap; \"?\":" % t0.MIN_BOOTS,
+            "  where the ranges of at least %d boots each do not overlap; \"?\":" % t0cells.MIN_BOOTS,
             "  they overlap, no difference proven)"]
     return fit(out)
 
@@ -263,7 +263,7 @@ def compare(resdirs, lookups=None, backends=None):
     if len(labels) > 1:
         out += ["", "Instructions per packet against %s; a delta counts only where the two ranges do not overlap"
                 % labels[0], "and each is the min..max of at least %d boots; every other one is not proven:"
-                % t0.MIN_BOOTS, ""]
+                % t0cells.MIN_BOOTS, ""]
         out.append(render_table(["scenario", "spectre_v2"] + ["%s less %s" % (lab, labels[0]) for lab in labels[1:]],
                                 delta_rows(cells, rows, labels)))
     return "\n".join(out) + "\n"
