@@ -32,43 +32,61 @@ from .render import render_table
 EXPR, SET, HOOK, THUNKS, OTHER = ("expression dispatch", "set lookup chain", "hook entry", "thunks", "other")
 CATEGORIES = (EXPR, SET, HOOK, THUNKS, OTHER)
 
-# Function -> category: the one place.  Where each compare chain really
-# is was checked with objdump -d of the 6.12 patched x86_64 retpoline
-# kernel as built (kernel/builder/build x86_64 patched retpoline, gcc
-# 12.2; see docs/results/t0-6.12-per-function-*/README.md): gcc inlines
-# every chain into the function named here, none is a function of its own.
+# Function -> category: the one place.  Where each compare chain is was
+# checked with objdump -d of the 6.12 patched x86_64 retpoline kernel as
+# built (kernel/builder/build x86_64 patched retpoline, gcc 12.2, stamp
+# tree:27c4b834f8bd... b71ce6ebb2e0): every chain is inlined into the
+# function named here, none is a function of its own, and each sits
+# behind the jump of a static key (nf_skip_indirect_calls(), enabled at
+# boot when the CPU needs no retpolines: with spectre_v2=off the code
+# jumps over the chain to the plain indirect call).
 FUNC_CATEGORY = {
     # nf_tables_core.c: expr_call_ops_eval(), the compare chain over the
-    # expression types (X(e, nft_cmp_eval) ...: nft_cmp_eval,
-    # nft_payload_eval, nft_meta_get_eval, nft_lookup_eval, ...), is
-    # inlined into nft_do_chain(); so are the fast paths the chain tries
-    # first (nft_cmp_fast_eval, nft_cmp16_fast_eval, nft_bitwise_fast_eval,
-    # nft_payload_fast_eval), which do not depend on the mitigation.
+    # expressions' eval functions, inlined into nft_do_chain(): 14 compares
+    # (nft_payload_eval, nft_cmp_eval, nft_counter_eval, nft_meta_get_eval,
+    # nft_lookup_eval, nft_ct_get_fast_eval, nft_range_eval,
+    # nft_immediate_eval, nft_byteorder_eval, nft_dynset_eval,
+    # nft_rt_get_eval, nft_bitwise_eval, nft_objref_eval,
+    # nft_objref_map_eval) behind the static key's jump at
+    # nft_do_chain+0xd3.  The fast paths tested before it (the ops of
+    # nft_cmp_fast, nft_cmp16_fast, nft_bitwise_fast, nft_payload_fast) do
+    # not depend on the mitigation, nor does the rest of the rule walk.
     "nft_do_chain": EXPR,
     # nft_objref.c: the objref expression's call of its object's eval
-    # (patch 3: nft_counter_obj_eval directly, before the indirect call),
-    # inlined into nft_objref_eval(): the dispatch from an expression to
-    # its object.
+    # (patch 3: compare with nft_counter_obj_eval, then a direct jmp),
+    # inlined into nft_objref_eval(): an expression's dispatch to its
+    # object.
     "nft_objref_eval": EXPR,
     # nft_lookup.c: the set backends' compare chain (patch 1:
-    # nft_set_do_lookup() with its nf_skip_indirect_calls() static key),
-    # inlined into nft_lookup_eval().
-    "nft_lookup_eval": SET,
-    # The same chain where the kernel keeps it out of line (other builds,
-    # 7.3: __nft_set_do_lookup()).
+    # __nft_set_do_lookup(), 7 compares, as compiled: the ops of
+    # hash_fast, bitmap, rhash, hash, rbtree, pipapo_avx2, pipapo) is
+    # inlined into nft_set_do_lookup(),
+    # which nft_lookup_eval() calls; nft_lookup_eval() itself is the
+    # expression around it.
     "nft_set_do_lookup": SET,
+    "nft_lookup_eval": SET,
+    # The same chain where a kernel keeps it out of line (7.3 names it so).
     "__nft_set_do_lookup": SET,
-    # nft_dynset.c: the update chain of patch 2 (nft_rhash_update first),
-    # inlined into nft_dynset_eval(): the set update's counterpart.
+    # nft_dynset.c: the update chain of patch 2 (compare with
+    # nft_rhash_update, then a direct call; the delete chain the same
+    # with nft_rhash_delete), inlined into nft_dynset_eval(): the set
+    # update's counterpart of the lookup chain.
     "nft_dynset_eval": SET,
     # core.c: nf_hook_slow() walks the hook entries; patch 4's static call
-    # nf_hook_nft (nf_hook_entry_hookfn(), inlined) sits behind a static
-    # branch there.
+    # (nf_hook_entry_hookfn(), inlined there) is a call of the trampoline
+    # __SCT__nf_hook_nft in the image, which x86 rewrites at boot into a
+    # direct call of nft_do_chain_hook() (the trampoline itself is not
+    # executed then); nft_do_chain_hook()'s compare chain over the base
+    # chains' hook functions jumps to nft_do_chain_netdev() (ipv4, ...).
+    # With spectre_v2=off the static branch takes the indirect call to
+    # the hook function instead.  nf_hook_nft_entry() is the entries'
+    # hook function while nf_tables is installed in the static call: the
+    # lab knob's forced indirect call reaches it, and it jumps through
+    # the static call.
     "nf_hook_slow": HOOK,
     "nf_hook_entry_hookfn": HOOK,
-    # nf_tables_chain_type / nft_chain_filter.c: the base chains' hook
-    # functions, and patch 4's common entry nft_do_chain_hook(), which
-    # the static call reaches.
+    "nf_hook_nft_entry": HOOK,
+    "__SCT__nf_hook_nft": HOOK,
     "nft_do_chain_hook": HOOK,
     "nft_do_chain_netdev": HOOK,
     "nft_do_chain_ipv4": HOOK,
