@@ -225,7 +225,7 @@ def render(t0):
     if not ps:
         return []
     out = ["", "Where the instructions go (t0.py run --per-function): retpoline less spectre_v2=off, per packet,",
-           "  by category (nftbench/t0breakdown.py FUNC_CATEGORY: the function each compare chain is inlined into);",
+           "  by category (t0breakdown.py FUNC_CATEGORY: the function each compare chain is inlined into);",
            "  differences of the means over every boot and pass, so that the categories add up to diff exactly;",
            "  a function's own count: min..max over them",
            ""]
