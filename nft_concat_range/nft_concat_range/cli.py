@@ -159,6 +159,9 @@ def t0_main(argv=None):
                    help="N more groups per boot, each looking the packet up in a fresh 1001-element hash set")
     r.add_argument("--keep-done", action="store_true",
                    help="keep the boots RESULTS already holds that exited 0 with the same kernel build and counts")
+    r.add_argument("--per-function", action="store_true",
+                   help="also count the instructions per function (the plugin's funcs=PATH): where a cell's"
+                        " instructions go, retpoline against spectre_v2=off, in the report")
     r.add_argument("--label", action="append", default=[], metavar="VARIANT=TEXT", type=t0run.label_arg,
                    help="the name t0.py compare gives VARIANT's kernel (default: BASE VARIANT), e.g."
                         " patched='7.3 1-2' for a kernel with the first two patches of the series")

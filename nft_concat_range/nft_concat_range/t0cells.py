@@ -46,6 +46,11 @@ need them: x86 rewrites the thunk calls into plain indirect calls and patch
 1's static key skips the direct-call chains); on the patched kernel every
 cell runs with the force-indirect knob at 0 and at 1.
 
+With t0.py run --per-function the plugin also counts the instructions per
+kernel function; t0breakdown.py turns them into the report's "where the
+instructions go" (retpoline against off, per function and category), and
+validate checks that they add up to each run's instructions exactly.
+
 This module: T0's cells, plan, analysis, text and checks; t0run.py boots
 the kernels.  Results in DIR/t0/.
 """
@@ -57,7 +62,7 @@ from fractions import Fraction
 
 from tap import Tap, done  # lib/tap.py
 
-from . import guestlog
+from . import guestlog, t0breakdown
 from .files import read_json, write
 from .generators import (CT_HOOKS, CT_PGOPTS, element, entry_bounds, gen_dynset_rules, gen_dynset_sets,
                           gen_ingress_table, gen_sets, packet, set_defs)
@@ -274,6 +279,11 @@ def runs_from_snapshots(snaps):
         runs.append(dict(packets=dp, leaves=b["counters"]["leaves"][0] - a["counters"]["leaves"][0],
                          fixed={k: b["counters"][k][1] - a["counters"][k][1] for k in FIXED},
                          calls={k: v[1] - a["calls"].get(k, [0, 0])[1] for k, v in b["calls"].items()}))
+        if "funcs" in b:
+            # --per-function: instructions in regions per function (only
+            # the functions that ran in one are listed)
+            fa = a.get("funcs", {})
+            runs[-1]["funcs"] = {k: b["funcs"].get(k, 0) - fa.get(k, 0) for k in set(fa) | set(b["funcs"])}
     return runs
 
 
@@ -282,6 +292,9 @@ def per_packet(r1, r2):
     dn = r2["packets"] - r1["packets"]
     out = {k: Fraction(r2["fixed"][k] - r1["fixed"][k], dn) for k in FIXED}
     out["calls"] = {k: Fraction(r2["calls"][k] - r1["calls"].get(k, 0), dn) for k in r2["calls"]}
+    if "funcs" in r1 and "funcs" in r2:
+        f1, f2 = r1["funcs"], r2["funcs"]
+        out["funcs"] = {k: Fraction(f2.get(k, 0) - f1.get(k, 0), dn) for k in set(f1) | set(f2)}
     return out
 
 
@@ -363,6 +376,7 @@ def analyse(resdir):
         for cid in first:
             # every pass of every boot of this kernel and command line
             runs = [p for x in sorted(rounds) for p in rounds[x].get(cid, [])]
+            run_boots = [x for x in sorted(rounds) for _ in rounds[x].get(cid, [])]
             pp = runs[0]
             ind, ret = thunk_split(pp["calls"], kinds)
             insns = sorted({p["kernel_insns"] for p in runs})
@@ -394,6 +408,9 @@ def analyse(resdir):
             # table created anew per pass): shown as a range, never hidden.
             structural = {json.dumps(render_structure(row_of(p, kinds)), sort_keys=True) for p in runs}
             row["identical"] = len(runs) > 1 and len(structural) == 1
+            per_function = t0breakdown.row_data(runs, run_boots)
+            if per_function:
+                row["per_function"] = per_function
             row["insns_identical"] = len(insns) == 1
             if len(runs) > 1 and not row["identical"]:
                 unstable.append("%s %s %s" % (variant, mitig, cid))
@@ -513,6 +530,7 @@ def render(t0):
     if t0["unstable"]:
         out += ["", "NOT EXACT: these cells counted other thunks, branches or calls in different runs:"] + \
                ["  " + u for u in t0["unstable"]]
+    out += t0breakdown.render(t0)
     return "\n".join(out)
 
 
@@ -605,5 +623,14 @@ def validate(results):
                      for r in t0["rows"] if not covers(r)))
     pos = [r for r in t0["rows"] if r["insns_min"] <= 0]
     tap.ok(not pos, "T0: every scenario executes kernel instructions per packet")
+    if run.get("per_function"):
+        # the attribution must not drop or invent an instruction
+        rows = [r for r in t0["rows"] if r.get("per_function")]
+        bad = ["%s %s %s: %s" % (r["variant"], r["mitigation"], r["cell"], "; ".join(t0breakdown.sum_errors(r)))
+               for r in rows if t0breakdown.sum_errors(r)]
+        bad += ["%s %s %s: not counted per function" % (r["variant"], r["mitigation"], r["cell"])
+                for r in t0["rows"] if not r.get("per_function")]
+        tap.ok(rows and not bad, "T0: per function: in every run of every cell the functions add up to the"
+               " instructions per packet exactly (%d cells)" % len(rows), "\n".join(bad) or "no rows")
     return done(tap)
 

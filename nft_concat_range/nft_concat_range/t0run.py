@@ -92,6 +92,47 @@ def kernel_symbols(vmlinux):
     return sorted(syms + sites, key=lambda s: s[1])
 
 
+# --per-function: every function of the kernel's text, from nm's types
+# t/T (local, global) and w/W (weak).
+FUNC_TYPES = "tTwW"
+# The order in which aliases at one address are named: the widest first
+# (nothing is lost), then not an "_array" alias (__x86_indirect_thunk_array
+# starts with _rax, as in kernel_symbols()), then global before local, then
+# by name.
+FUNC_BIND = {"T": 0, "W": 1, "t": 2, "w": 3}
+
+
+def parse_functions(text):
+    """[(addr, size, name)] from `nm -S --defined-only` TEXT: every text
+    symbol with a size, one name per address, ranges that do not overlap
+    (a symbol that starts inside another's range ends it there; a
+    zero-size symbol holds no instruction)."""
+    best = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) != 4 or parts[2] not in FUNC_TYPES:
+            continue
+        addr, size, typ, name = int(parts[0], 16), int(parts[1], 16), parts[2], parts[3]
+        if not size:
+            continue
+        key = (-size, name.endswith("_array"), FUNC_BIND[typ], name)
+        if addr not in best or key < best[addr][0]:
+            best[addr] = (key, size, name)
+    out = []
+    for addr in sorted(best):
+        _, size, name = best[addr]
+        if out and out[-1][0] + out[-1][1] > addr:
+            out[-1] = (out[-1][0], addr - out[-1][0], out[-1][2])
+        out.append((addr, size, name))
+    return out
+
+
+def kernel_functions(vmlinux):
+    """parse_functions() of VMLINUX: the plugin's funcs=PATH list."""
+    return parse_functions(subprocess.run(["nm", "-S", "--defined-only", vmlinux], check=True,
+                                          capture_output=True, text=True).stdout)
+
+
 CALL_RE = re.compile(r"^\s*([0-9a-f]+):\s+((?:[0-9a-f]{2} )+)\s*call\s+[0-9a-f]+ <([\w.]+)>")
 
 
@@ -137,15 +178,16 @@ def build_plugin():
     return os.path.join(TOP, "build", "tcg", "pktcount.so")
 
 
-def boot_done(bdir, kdir, counts):
-    """Whether BDIR holds a finished boot of KDIR with COUNTS (--keep-done)."""
+def boot_done(bdir, kdir, counts, funcs=False):
+    """Whether BDIR holds a finished boot of KDIR with COUNTS (--keep-done),
+    counted per function if FUNCS."""
     try:
         with open(os.path.join(bdir, "boot.json")) as f:
             info = json.load(f)
     except (OSError, ValueError):
         return False
     return (info["status"] == 0 and info["kernel"] == kdir and info.get("stamp") == kernel_stamp(kdir)
-            and info["counts"] == list(counts))
+            and info["counts"] == list(counts) and info.get("funcs", False) == bool(funcs))
 
 
 def kernel_stamp(kdir):
@@ -154,11 +196,12 @@ def kernel_stamp(kdir):
 
 
 def boot(rawdir, kdir, syms, plugin, variant, mitigation, rnd, quick, counts, reps, keep_done=False, nft=None,
-         only=None, probe=0):
-    """One QEMU boot running every cell of the variant with counted pktgen runs."""
+         only=None, probe=0, funcs=None):
+    """One QEMU boot running every cell of the variant with counted pktgen runs
+    (FUNCS: kernel_functions(), the plugin then counts per function)."""
     name = "%s-%s-r%d" % (variant, mitigation, rnd)
     bdir = os.path.join(rawdir, name)
-    if keep_done and boot_done(bdir, kdir, counts):
+    if keep_done and boot_done(bdir, kdir, counts, funcs):
         log("boot %s: kept from an earlier run into this directory" % name)
         return 0
     if os.path.isdir(bdir):
@@ -170,12 +213,16 @@ def boot(rawdir, kdir, syms, plugin, variant, mitigation, rnd, quick, counts, re
     symf = os.path.join(bdir, "syms.txt")
     write(symf, "".join("%s %x %x %s\n" % s for s in syms))
     countsf = os.path.join(bdir, "counts.jsonl")
+    plugin_args = "%s,syms=%s,out=%s" % (plugin, symf, countsf)
+    if funcs:
+        funcf = os.path.join(bdir, "funcs.txt")
+        write(funcf, "".join("%x %x %s\n" % f for f in funcs))
+        plugin_args += ",funcs=%s" % funcf
     env = ["env", "NFTB_COUNTS=%s" % " ".join(str(c) for c in counts)]
     cmd = lab.lab_run("x86_64", kdir, bdir, 300 + 60 * ncells,
                       env + [lab.RUN_PLAN, os.path.join(bdir, "plan"), os.path.join(bdir, "out")],
                       append="spectre_v2=%s nokaslr" % mitigation,
-                      qemu_args=("-icount", "shift=0,sleep=off", "-plugin",
-                                 "%s,syms=%s,out=%s" % (plugin, symf, countsf)),
+                      qemu_args=("-icount", "shift=0,sleep=off", "-plugin", plugin_args),
                       nft=nft)
     log("boot %s: %d cells x %d counted runs (QEMU TCG)" % (name, ncells, len(counts)))
     # the kernel QEMU loads now: another build may replace it meanwhile
@@ -187,6 +234,8 @@ def boot(rawdir, kdir, syms, plugin, variant, mitigation, rnd, quick, counts, re
         rc = rc or 1
     info = dict(name=name, variant=variant, mitigation=mitigation, round=rnd, kernel=kdir, status=rc,
                 counts=list(counts), stamp=stamp)
+    if funcs:
+        info["funcs"] = True
     write(os.path.join(bdir, "boot.json"), json.dumps(info, indent=1) + "\n")
     log("boot %s: exit %d" % (name, rc))
     return rc
@@ -228,7 +277,7 @@ def run(args):
     counts = t0cells.COUNTS
     only = args.cells.split(",") if args.cells else None
     failed = 0
-    kdirs, syms = {}, {}
+    kdirs, syms, funcs = {}, {}, {}
     for v in variants:
         kdirs[v] = lab.kernel_dir("x86_64", v, "retpoline", args.build)
         if not kdirs[v]:
@@ -236,18 +285,23 @@ def run(args):
         else:
             # what the plugin watches depends on the kernel image only
             syms[v] = kernel_symbols(os.path.join(kdirs[v], "vmlinux"))
+            if args.per_function:
+                funcs[v] = kernel_functions(os.path.join(kdirs[v], "vmlinux"))
     for rnd in range(1, args.rounds + 1):
         for v in variants:
             for m in mitigations:
                 if kdirs[v]:
                     failed += boot(rawdir, kdirs[v], syms[v], plugin, v, m, rnd, args.quick, counts, args.reps,
-                                   args.keep_done, args.nft, only, args.seed_probe) != 0
-    write(os.path.join(t0dir, "run.json"), json.dumps(dict(
+                                   args.keep_done, args.nft, only, args.seed_probe, funcs.get(v)) != 0
+    info = dict(
         quick=args.quick, rounds=args.rounds, reps=args.reps, variants=variants, mitigations=mitigations,
         counts=list(counts), cpu=cpu_model(), kernels={v: kdirs[v] for v in variants},
         knob={v: lab.has_knob(kdirs[v]) for v in variants if kdirs[v]},
         base=args.base, base_version=base_version(kdirs), nft=args.nft, cells=only,
-        seed_probe=args.seed_probe, labels=labels), indent=1) + "\n")
+        seed_probe=args.seed_probe, labels=labels)
+    if args.per_function:
+        info["per_function"] = True
+    write(os.path.join(t0dir, "run.json"), json.dumps(info, indent=1) + "\n")
     rc = t0cells.report(args.results)
     print("\nresults: %s" % os.path.join(t0dir, "t0.md"))
     return 1 if failed or rc else 0

@@ -33,7 +33,10 @@
  *   irets           iretq executed (more than irq_entries: an iretq that
  *                   does not end an interrupt, e.g. sync_core())
  *   and per "count" or "thunk" symbol: executions of its first instruction,
- *   i.e. calls of a function or uses of a retpoline thunk.
+ *   i.e. calls of a function or uses of a retpoline thunk;
+ *   and with funcs=PATH, per function: instructions inside regions (only
+ *   the region part, and only functions that ran in one: "funcs" of the
+ *   snapshot, absent without funcs=PATH).
  *
  * Instructions are counted per translation block (TB), when the block
  * starts: TCG takes interrupts only between blocks, and with -icount a
@@ -48,6 +51,18 @@
  * block are applied before it is counted, events at its last instruction
  * after.
  *
+ * Per function (funcs=PATH, off unless asked for): the instructions counted
+ * in kernel_insns inside regions, attributed to the function that holds
+ * each of them.  The driver lists every text symbol with its size, made
+ * non-overlapping; the plugin looks each instruction up when it
+ * translates a block (binary search; an address in no listed function
+ * goes to the pseudo-function "(none)") and groups the block's
+ * instructions into runs of one function.  A block nearly always lies in
+ * one function, whose index then travels in the block's callback data;
+ * one that runs on into the next function (a fall-through) gets a list of
+ * runs.  Both are counted where and when kernel_insns is, so that the
+ * per-function counts of a region add up to its kernel_insns exactly.
+ *
  * The counters are plain variables updated from the vCPU thread, so the
  * plugin refuses a guest with more than one vCPU.  Each time the guest
  * executes a "mark" instruction (the entry of a kernel function named by the
@@ -58,6 +73,8 @@
  *               is count, thunk, mark, irq (an IDT entry point) or site (a
  *               call instruction and its length)
  *   out=PATH    where the snapshots go, one JSON object per line
+ *   funcs=PATH  optional: lines "ADDRESS SIZE NAME" (hex), every kernel
+ *               function, sizes > 0, ranges not overlapping
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -107,6 +124,30 @@ static struct counter fixed[CTR_FIXED];
 static FILE *out;
 static uint64_t nmarks;
 
+/* A function of funcs=PATH and the instructions counted in it in regions. */
+struct func {
+	uint64_t addr;
+	uint64_t size;
+	const char *name;
+	uint64_t region;
+};
+
+/* Sorted by address, not overlapping; funcs[nfuncs] is "(none)".  NULL
+ * when no attribution was asked for.
+ */
+static struct func *funcs;
+static size_t nfuncs;
+
+/* A block that spans functions: its info word and its runs. */
+struct tb_runs {
+	uint64_t info;
+	size_t nruns;
+	struct {
+		struct func *func;
+		uint64_t ninsns;
+	} run[];
+};
+
 /* Where the vCPU is: inside a region, and how deep in interrupts. */
 static bool in_region;
 static unsigned int irq_depth;
@@ -115,6 +156,11 @@ static unsigned int irq_depth;
 #define TB_LEAVE	(1ULL << 32)	/* starts at a region's return address */
 #define TB_IRQ		(1ULL << 33)	/* starts at an IDT entry stub */
 #define TB_NINSNS	0xffffffffULL
+/* funcs: 1 + the index of the function that holds the whole block, 0 when
+ * attribution is off or the block has runs (struct tb_runs).
+ */
+#define TB_FUNC_SHIFT	34
+#define TB_FUNC_MAX	((1ULL << (64 - TB_FUNC_SHIFT)) - 1)
 
 static bool is_kernel(uint64_t vaddr)
 {
@@ -166,6 +212,25 @@ static struct sym *sym_containing(uint64_t vaddr, enum sym_kind kind)
 		    vaddr < syms[i].addr + syms[i].size)
 			return &syms[i];
 	return NULL;
+}
+
+/* The function that holds VADDR, or "(none)". */
+static struct func *func_of(uint64_t vaddr)
+{
+	size_t lo = 0, hi = nfuncs;
+
+	/* the first function that starts after VADDR */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (funcs[mid].addr <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && vaddr - funcs[lo - 1].addr < funcs[lo - 1].size)
+		return &funcs[lo - 1];
+	return &funcs[nfuncs];
 }
 
 /* Is VADDR the return address of a region call?  Few sites: a scan. */
@@ -235,16 +300,33 @@ static void write_snapshot(const char *mark)
 	for (size_t i = 0; i < nsyms; i++)
 		if (syms[i].kind == SYM_COUNT || syms[i].kind == SYM_THUNK)
 			write_counter(syms[i].name, &syms[i].calls, &first);
-	fputs("}}\n", out);
+	fputc('}', out);
+	if (funcs) {
+		/* region part only: totals would list every function the
+		 * boot ever ran, in every snapshot
+		 */
+		fputs(", \"funcs\": {", out);
+		first = true;
+		for (size_t i = 0; i <= nfuncs; i++) {
+			if (!funcs[i].region)
+				continue;
+			fprintf(out, "%s\"%s\": %" PRIu64, first ? "" : ", ",
+				funcs[i].name, funcs[i].region);
+			first = false;
+		}
+		fputc('}', out);
+	}
+	fputs("}\n", out);
 	fflush(out);
 }
 
-static void tb_exec(unsigned int vcpu_index, void *udata)
+/* The start of a block: its events, then its instructions.  Whether they
+ * count as a region's.
+ */
+static bool tb_start(uint64_t info)
 {
-	uint64_t info = (uintptr_t)udata;
 	uint64_t n = info & TB_NINSNS;
 
-	(void)vcpu_index;
 	if (info & TB_IRQ) {
 		irq_depth++;
 		fixed[CTR_IRQ_ENTRIES].total++;
@@ -260,8 +342,31 @@ static void tb_exec(unsigned int vcpu_index, void *udata)
 		irq_depth = 0;
 	}
 	fixed[CTR_KERNEL_INSNS].total += n;
-	if (counting_region())
-		fixed[CTR_KERNEL_INSNS].region += n;
+	if (!counting_region())
+		return false;
+	fixed[CTR_KERNEL_INSNS].region += n;
+	return true;
+}
+
+static void tb_exec(unsigned int vcpu_index, void *udata)
+{
+	uint64_t info = (uintptr_t)udata;
+	uint64_t f = info >> TB_FUNC_SHIFT;
+
+	(void)vcpu_index;
+	if (tb_start(info) && f)
+		funcs[f - 1].region += info & TB_NINSNS;
+}
+
+static void tb_exec_runs(unsigned int vcpu_index, void *udata)
+{
+	const struct tb_runs *r = udata;
+
+	(void)vcpu_index;
+	if (!tb_start(r->info))
+		return;
+	for (size_t i = 0; i < r->nruns; i++)
+		r->run[i].func->region += r->run[i].ninsns;
 }
 
 static void sym_exec(unsigned int vcpu_index, void *udata)
@@ -335,6 +440,50 @@ static void insn_trans(struct qemu_plugin_insn *insn)
 						       QEMU_PLUGIN_CB_NO_REGS, NULL);
 }
 
+/* The block's callback with its functions: the index of the one function
+ * that holds it in INFO, else a list of runs.  A list is never freed: the
+ * API does not say when a block is gone, and blocks that span functions
+ * are few.
+ */
+static void register_func_runs(struct qemu_plugin_tb *tb, size_t n, uint64_t info)
+{
+	struct func *f = NULL;
+	struct tb_runs *r;
+	size_t nruns = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct func *g = func_of(qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, i)));
+
+		nruns += g != f;
+		f = g;
+	}
+	if (nruns == 1) {
+		info |= (uint64_t)(f - funcs + 1) << TB_FUNC_SHIFT;
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS,
+						     (void *)(uintptr_t)info);
+		return;
+	}
+	r = malloc(sizeof(*r) + nruns * sizeof(r->run[0]));
+	if (!r) {
+		fprintf(stderr, "pktcount: out of memory\n");
+		exit(1);
+	}
+	r->info = info;
+	r->nruns = 0;
+	f = NULL;
+	for (size_t i = 0; i < n; i++) {
+		struct func *g = func_of(qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, i)));
+
+		if (g != f) {
+			r->run[r->nruns].func = g;
+			r->run[r->nruns++].ninsns = 0;
+		}
+		r->run[r->nruns - 1].ninsns++;
+		f = g;
+	}
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec_runs, QEMU_PLUGIN_CB_NO_REGS, r);
+}
+
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
@@ -350,8 +499,11 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		info |= TB_IRQ;
 	if (is_leave_addr(start))
 		info |= TB_LEAVE;
-	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS,
-					     (void *)(uintptr_t)info);
+	if (funcs)
+		register_func_runs(tb, n, info);
+	else
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS,
+						     (void *)(uintptr_t)info);
 	for (size_t i = 0; i < n; i++)
 		insn_trans(qemu_plugin_tb_get_insn(tb, i));
 }
@@ -375,10 +527,14 @@ static int parse_kind(const char *s, enum sym_kind *kind)
 	return -EINVAL;
 }
 
-static int load_syms(const char *path)
+/* Read the list file PATH: PARSE on each line that is neither a comment
+ * nor empty, up to the first error.  0 or -errno.
+ */
+static int read_list(const char *path, int (*parse)(const char *line, const char *path, size_t lineno))
 {
-	char line[512], kind[16];
-	size_t cap = 0, lineno = 0;
+	char line[1024];
+	size_t lineno = 0;
+	int ret = 0;
 	FILE *f = fopen(path, "r");
 
 	if (!f) {
@@ -387,40 +543,60 @@ static int load_syms(const char *path)
 		fprintf(stderr, "pktcount: %s: %s\n", path, strerror(err));
 		return -err;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		struct sym s = { 0 };
-
+	while (!ret && fgets(line, sizeof(line), f)) {
 		lineno++;
 		if (!strchr(line, '\n') && !feof(f)) {
 			fprintf(stderr, "pktcount: %s:%zu: line too long\n", path, lineno);
-			fclose(f);
-			return -EINVAL;
+			ret = -EINVAL;
+		} else if (line[0] != '#' && line[0] != '\n') {
+			ret = parse(line, path, lineno);
 		}
-		if (line[0] == '#' || line[0] == '\n')
-			continue;
-		if (sscanf(line, "%15s %" SCNx64 " %" SCNx64 " %127s", kind,
-			   &s.addr, &s.size, s.name) != 4 ||
-		    parse_kind(kind, &s.kind) < 0 ||
-		    strlen(s.name) == sizeof(s.name) - 1) {
-			fprintf(stderr, "pktcount: %s:%zu: expected KIND ADDR SIZE NAME (name < 127 bytes)\n",
-				path, lineno);
-			fclose(f);
-			return -EINVAL;
-		}
-		if (nsyms == cap) {
-			struct sym *n;
-
-			cap = cap ? 2 * cap : 64;
-			n = realloc(syms, cap * sizeof(*syms));
-			if (!n) {
-				fclose(f);
-				return -ENOMEM;
-			}
-			syms = n;
-		}
-		syms[nsyms++] = s;
 	}
 	fclose(f);
+	return ret;
+}
+
+/* ARR (capacity *CAP elements of SIZE bytes) with room for NEED: ARR, or
+ * a new array, or NULL when out of memory.
+ */
+static void *grow(void *arr, size_t *cap, size_t need, size_t size)
+{
+	void *n;
+
+	if (need <= *cap)
+		return arr;
+	n = realloc(arr, 2 * need * size);
+	if (n)
+		*cap = 2 * need;
+	return n;
+}
+
+/* syms=PATH: "KIND ADDRESS SIZE NAME" */
+static int parse_sym(const char *line, const char *path, size_t lineno)
+{
+	static size_t cap;
+	struct sym s = { 0 }, *n;
+	char kind[16];
+
+	if (sscanf(line, "%15s %" SCNx64 " %" SCNx64 " %127s", kind,
+		   &s.addr, &s.size, s.name) != 4 ||
+	    parse_kind(kind, &s.kind) < 0 ||
+	    strlen(s.name) == sizeof(s.name) - 1) {
+		fprintf(stderr, "pktcount: %s:%zu: expected KIND ADDR SIZE NAME (name < 127 bytes)\n",
+			path, lineno);
+		return -EINVAL;
+	}
+	n = grow(syms, &cap, nsyms + 1, sizeof(*syms));
+	if (!n)
+		return -ENOMEM;
+	syms = n;
+	syms[nsyms++] = s;
+	return 0;
+}
+
+/* The symbols of syms=PATH, read: sorted, each at an address of its own. */
+static int sort_syms(void)
+{
 	qsort(syms, nsyms, sizeof(*syms), sym_cmp);
 	for (size_t i = 1; i < nsyms; i++) {
 		if (syms[i].addr == syms[i - 1].addr) {
@@ -432,19 +608,74 @@ static int load_syms(const char *path)
 	return 0;
 }
 
+static int func_cmp(const void *a, const void *b)
+{
+	const struct func *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* funcs=PATH: "ADDRESS SIZE NAME"; the array keeps room for "(none)". */
+static int parse_func(const char *line, const char *path, size_t lineno)
+{
+	static size_t cap;
+	struct func *fn = grow(funcs, &cap, nfuncs + 2, sizeof(*funcs));
+	char name[512];
+
+	if (!fn)
+		return -ENOMEM;
+	funcs = fn;
+	fn = &funcs[nfuncs];
+	*fn = (struct func){ 0 };
+	if (sscanf(line, "%" SCNx64 " %" SCNx64 " %511s", &fn->addr, &fn->size, name) != 3 ||
+	    !fn->size || fn->addr + fn->size < fn->addr) {
+		fprintf(stderr, "pktcount: %s:%zu: expected ADDR SIZE NAME (hex, size > 0)\n",
+			path, lineno);
+		return -EINVAL;
+	}
+	fn->name = strdup(name);
+	if (!fn->name)
+		return -ENOMEM;
+	nfuncs++;
+	return 0;
+}
+
+/* The functions of funcs=PATH, read: sorted, not overlapping, then
+ * "(none)".
+ */
+static int sort_funcs(const char *path)
+{
+	if (!nfuncs || nfuncs >= TB_FUNC_MAX) {
+		fprintf(stderr, "pktcount: %s: %zu functions\n", path, nfuncs);
+		return -EINVAL;
+	}
+	qsort(funcs, nfuncs, sizeof(*funcs), func_cmp);
+	for (size_t i = 1; i < nfuncs; i++) {
+		if (funcs[i].addr - funcs[i - 1].addr < funcs[i - 1].size) {
+			fprintf(stderr, "pktcount: functions %s and %s overlap\n",
+				funcs[i - 1].name, funcs[i].name);
+			return -EINVAL;
+		}
+	}
+	funcs[nfuncs] = (struct func){ .name = "(none)" };
+	return 0;
+}
+
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 					   const qemu_info_t *info,
 					   int argc, char **argv)
 {
-	const char *sympath = NULL, *outpath = NULL;
+	const char *sympath = NULL, *outpath = NULL, *funcpath = NULL;
 
 	for (int i = 0; i < argc; i++) {
 		if (!strncmp(argv[i], "syms=", 5)) {
 			sympath = argv[i] + 5;
 		} else if (!strncmp(argv[i], "out=", 4)) {
 			outpath = argv[i] + 4;
+		} else if (!strncmp(argv[i], "funcs=", 6)) {
+			funcpath = argv[i] + 6;
 		} else {
-			fprintf(stderr, "pktcount: unknown argument '%s' (syms=PATH, out=PATH)\n",
+			fprintf(stderr, "pktcount: unknown argument '%s' (syms=PATH, out=PATH, funcs=PATH)\n",
 				argv[i]);
 			return -1;
 		}
@@ -463,7 +694,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			info->system.max_vcpus);
 		return -1;
 	}
-	if (load_syms(sympath) < 0)
+	if (read_list(sympath, parse_sym) < 0 || sort_syms() < 0)
+		return -1;
+	if (funcpath && (read_list(funcpath, parse_func) < 0 || sort_funcs(funcpath) < 0))
 		return -1;
 	out = fopen(outpath, "w");
 	if (!out) {

@@ -17,7 +17,7 @@ mkdir -p "$run"
 # The unit tests (stdlib unittest, lib/tap.py): each file a test program
 # of its own, its TAP nested in ours under one line (lib/tap.sh tap_sub),
 # which fails on its exit status as on a "not ok" of its own.
-for unit in test_t0 test_t0compare; do
+for unit in test_t0 test_t0compare test_t0breakdown; do
 	tap_sub "tests/unit/$unit.py" python3 "$top/tests/unit/$unit.py"
 done
 make -s -C "$top/nft_concat_range/tcg" O="$top/build/tcg" > "$run/plugin.log" 2>&1
