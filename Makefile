@@ -25,11 +25,11 @@ deps:
 userspace: deps
 	$(MAKE) -C userspace
 
-## check         all tests (builds the patched UML and x86_64 kernels it tests)
+## check         all tests (builds the patched UML kernels it tests; no x86_64 kernel)
 check: deps userspace
 	@tests/run-check
 
-## check-full    check plus the long selftest groups and bench-quick on every flavor
+## check-full    check plus the x86_64 kernel (direct calls, smoke, T0 quick), valgrind, the long selftest groups and bench-quick on every flavor
 check-full: deps userspace
 	@NFTLAB_CHECK_FULL=1 tests/run-check
 

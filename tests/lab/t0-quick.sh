@@ -1,5 +1,5 @@
 #!/bin/bash
-# Step t0 of make check (tests/run-check), T0 quick: exact per-packet
+# Step t0 of make check-full (tests/run-check), T0 quick: exact per-packet
 # counts in the patched x86_64 retpoline kernel under QEMU TCG with the
 # pktcount plugin (nft_concat_range/t0.py).  A few scenarios, knob 0 and
 # 1, spectre_v2=retpoline; one boot, two passes over the cells, which must
@@ -14,12 +14,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 run="$top/build/check/t0"
 rm -rf "$run"
 mkdir -p "$run"
-# The unit tests (stdlib unittest, lib/tap.py): each file a test program
-# of its own, its TAP nested in ours under one line (lib/tap.sh tap_sub),
-# which fails on its exit status as on a "not ok" of its own.
-for unit in test_t0 test_t0compare test_t0breakdown; do
-	tap_sub "tests/unit/$unit.py" python3 "$top/tests/unit/$unit.py"
-done
+# The T0 tools' unit tests are step t0-units of make check (tests/run-check).
 make -s -C "$top/nft_concat_range/tcg" O="$top/build/tcg" > "$run/plugin.log" 2>&1
 rc=$?
 tap_result "pktcount TCG plugin builds against the installed QEMU's plugin API" "$rc"
