@@ -38,9 +38,27 @@ all_groups="reported_issues correctness concurrency timeout"
 quick_groups=reported_issues
 groups_off=${NFTLAB_SELFTEST_GROUPS:-$quick_groups}
 groups_on=${NFTLAB_SELFTEST_GROUPS:-correctness}
+# One reported issue leaves 6.12's make check: net_port_proto_match (200
+# elements added one nft command at a time, with packets before and
+# after each) took 213 s of the 6.12 run's 296 s, and the 7.3 run has
+# the same case (273 s): make check runs it there, on the series for
+# nf-next, and make check-full on both bases.
+omit_bugs=
+[ "$NFTLAB_BASE" = 6.12 ] && omit_bugs=net_port_proto_match
 if [ "${NFTLAB_CHECK_FULL:-0}" = 1 ] && [ -z "${NFTLAB_SELFTEST_GROUPS:-}" ]; then
-	groups_off=$all_groups groups_on=$all_groups
+	groups_off=$all_groups groups_on=$all_groups omit_bugs=
 fi
+
+# omit_bug SCRIPT NAME: takes NAME out of the script's list of reported
+# issues (its BUGS="..." line); fails if NAME was not in it, so that a
+# renamed case is seen, not silently run or lost.
+omit_bug() {
+	local script=$1 name=$2
+
+	grep -qE "^BUGS=\".*\b${name}\b" "$script" || return 1
+	sed -i -E "/^BUGS=\"/ { s/\b${name}\b//; s/  +/ /g; s/\" /\"/; s/ \"/\"/ }" "$script"
+	! grep -qE "^BUGS=\".*\b${name}\b" "$script"
+}
 
 # The runs: knob-off and knob-on of the patched kernel where it has the
 # lab knob (6.12), the patched kernel once where it has none (7.3), or the
@@ -93,6 +111,10 @@ for r in $runs; do
 	mkdir -p "$dir"
 	"$top/tests/lab/extract-selftests" "$dir" > "$dir/extract.tap"
 	tap_forward "$r: " "$dir/extract.tap"
+	for b in $omit_bugs; do
+		tap_check "$r: reported issue $b left to make check-full" \
+			omit_bug "$dir/selftests/tools/testing/selftests/net/netfilter/nft_concat_range.sh" "$b"
+	done
 	args=()
 	case "$r" in
 	knob-off) groups=$groups_off args=("$NFTLAB_KNOB_SYSCTL=0") ;;
