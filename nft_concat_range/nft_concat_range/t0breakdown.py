@@ -5,7 +5,7 @@ with spectre_v2=off.
 
 The pktcount plugin (funcs=PATH) attributes every instruction it counts
 inside a region to the function that holds it (the kernel's text symbols,
-t0run.kernel_functions(); "(none)": an address in no symbol), exactly as
+t0run.parse_functions(); "(none)": an address in no symbol), exactly as
 kernel_insns counts them.  Per packet is the same slope as for the totals
 (t0cells.py per_packet()), per run (boot and pass); a row keeps every
 run's figure, exactly (Fractions as strings), so that validate can check

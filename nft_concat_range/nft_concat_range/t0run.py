@@ -37,12 +37,18 @@ PUSH_RE = re.compile(r"^\s*([0-9a-f]+):\s+((?:[0-9a-f]{2} )+)\s*push\s+\$0x[0-9a
 SITE_TARGETS = ("netif_receive_skb", "__dev_queue_xmit")
 
 
-def kernel_symbols(vmlinux):
-    """[(kind, addr, size, name)] for the plugin, from the kernel's symbol table."""
-    out = subprocess.run(["nm", "-S", "--defined-only", vmlinux], check=True,
-                         capture_output=True, text=True).stdout
+def kernel_nm(vmlinux):
+    """`nm -S --defined-only VMLINUX`: the text both kernel_symbols() and
+    parse_functions() read."""
+    return subprocess.run(["nm", "-S", "--defined-only", vmlinux], check=True,
+                          capture_output=True, text=True).stdout
+
+
+def kernel_symbols(vmlinux, nm_text):
+    """[(kind, addr, size, name)] for the plugin, from the kernel's symbol
+    table (NM_TEXT: kernel_nm(VMLINUX))."""
     syms, pktgen, stubs = {}, [], []
-    for line in out.splitlines():
+    for line in nm_text.splitlines():
         parts = line.split()
         if len(parts) == 4:
             addr, size, typ, name = parts
@@ -127,12 +133,6 @@ def parse_functions(text):
     return out
 
 
-def kernel_functions(vmlinux):
-    """parse_functions() of VMLINUX: the plugin's funcs=PATH list."""
-    return parse_functions(subprocess.run(["nm", "-S", "--defined-only", vmlinux], check=True,
-                                          capture_output=True, text=True).stdout)
-
-
 CALL_RE = re.compile(r"^\s*([0-9a-f]+):\s+((?:[0-9a-f]{2} )+)\s*call\s+[0-9a-f]+ <([\w.]+)>")
 
 
@@ -198,7 +198,7 @@ def kernel_stamp(kdir):
 def boot(rawdir, kdir, syms, plugin, variant, mitigation, rnd, quick, counts, reps, keep_done=False, nft=None,
          only=None, probe=0, funcs=None):
     """One QEMU boot running every cell of the variant with counted pktgen runs
-    (FUNCS: kernel_functions(), the plugin then counts per function)."""
+    (FUNCS: parse_functions(), the plugin then counts per function)."""
     name = "%s-%s-r%d" % (variant, mitigation, rnd)
     bdir = os.path.join(rawdir, name)
     if keep_done and boot_done(bdir, kdir, counts, funcs):
@@ -284,9 +284,12 @@ def run(args):
             log("x86_64 %s kernel not available: its boots are not run" % v)
         else:
             # what the plugin watches depends on the kernel image only
-            syms[v] = kernel_symbols(os.path.join(kdirs[v], "vmlinux"))
+            vmlinux = os.path.join(kdirs[v], "vmlinux")
+            nm_text = kernel_nm(vmlinux)
+            syms[v] = kernel_symbols(vmlinux, nm_text)
             if args.per_function:
-                funcs[v] = kernel_functions(os.path.join(kdirs[v], "vmlinux"))
+                # the plugin's funcs=PATH list
+                funcs[v] = parse_functions(nm_text)
     for rnd in range(1, args.rounds + 1):
         for v in variants:
             for m in mitigations:
