@@ -102,6 +102,7 @@ tap_check "no guest process is left behind after a timeout" test "$left" -eq 0
 # and another step's QEMU guest beside it a boot took more than 4 s, and
 # with the hogs and a kernel build (a cold make check builds the 7.3
 # kernel beside this step) more than 8 s.
+busy_timeout=15 busy_secs=32
 hogs=()
 for _ in 1 2; do
 	(while :; do :; done) &
@@ -109,15 +110,15 @@ for _ in 1 2; do
 done
 t0=$SECONDS
 # shellcheck disable=SC2016 # expanded in the guest
-lab --results "$run/busy-console" --timeout 15 -- sh -c 'i=0; while [ $i -lt 32 ]; do i=$((i + 1)); echo "step $i"; sleep 1; done' >/dev/null
+lab --results "$run/busy-console" --timeout "$busy_timeout" -- sh -c 'i=0; while [ $i -lt '"$busy_secs"' ]; do i=$((i + 1)); echo "step $i"; sleep 1; done' >/dev/null
 rc=$?
 took=$((SECONDS - t0))
-tap_check "busy host: a guest printing a line a second for 32 s outlives --timeout 15 (exit $rc after ${took}s)" \
-	test "$rc" -eq 0 -a "$took" -ge 32
+tap_check "busy host: a guest printing a line a second for $busy_secs s outlives --timeout $busy_timeout (exit $rc after ${took}s)" \
+	test "$rc" -eq 0 -a "$took" -ge "$busy_secs"
 # shellcheck disable=SC2016
-lab --results "$run/busy-results" --timeout 15 -- sh -c 'i=0; while [ $i -lt 32 ]; do i=$((i + 1)); : > "$NFTLAB_RESULTS/sample$i"; sleep 1; done'
+lab --results "$run/busy-results" --timeout "$busy_timeout" -- sh -c 'i=0; while [ $i -lt '"$busy_secs"' ]; do i=$((i + 1)); : > "$NFTLAB_RESULTS/sample$i"; sleep 1; done'
 rc=$?
-tap_check "busy host: a guest writing a result a second for 32 s outlives --timeout 15 (exit $rc)" test "$rc" -eq 0
+tap_check "busy host: a guest writing a result a second for $busy_secs s outlives --timeout $busy_timeout (exit $rc)" test "$rc" -eq 0
 t0=$SECONDS
 lab --results "$run/max-time" --timeout 8 --max-time 16 -- sh -c 'while :; do echo tick; sleep 1; done' >/dev/null
 rc=$?
