@@ -178,6 +178,9 @@ def t0_main(argv=None):
     c.add_argument("--cells", metavar="BACKENDS", type=t0cells.cell_backends,
                    help="only the per-packet table of these cells' backends, with each later kernel"
                         " less the first (e.g. drop,dynset: a patch's own figure)")
+    c.add_argument("--where", metavar="BACKENDS", type=t0cells.cell_backends,
+                   help="only the retpoline less spectre_v2=off table of these cells, by where the"
+                        " instructions go, for the runs counted with run --per-function")
     args = ap.parse_args(argv)
     if args.cmd == "compare":
         from . import t0compare

@@ -22,7 +22,7 @@ from fractions import Fraction
 
 from .model import parse_cell_id
 from .render import render_table
-from . import t0cells
+from . import t0breakdown, t0cells
 from .t0cells import short_cell
 
 # The backends whose lookups get a per-lookup row.
@@ -231,7 +231,52 @@ def cells_only(resdirs, backends, cells, rows, labels):
     return fit(out)
 
 
-def compare(resdirs, lookups=None, backends=None):
+# --where's short names of t0breakdown's categories, within MESSAGE_WIDTH.
+WHERE_SHORT = {t0breakdown.EXPR: "disp", t0breakdown.SET: "set", t0breakdown.HOOK: "hook",
+               t0breakdown.THUNKS: "thunk", t0breakdown.OTHER: "other"}
+
+
+def where_cell(cid):
+    """A cell's name in --where's table: its backend and set size tag."""
+    c = parse_cell_id(cid)
+    return c["backend"] + (" %s" % c["tag"].lstrip("-") if c["tag"] else "")
+
+
+def where_only(resdirs, backends):
+    """Retpoline less spectre_v2=off per packet, by t0breakdown's
+    categories, for the cells of BACKENDS in every kernel of RESDIRS that
+    was counted per function (t0.py run --per-function): where a patch
+    took its instructions out, or put them.  Lines within MESSAGE_WIDTH."""
+    table = []
+    for d in resdirs:
+        with open(os.path.join(d, "t0", "t0.json")) as f:
+            t0 = json.load(f)
+        base = t0["run"].get("base", "6.12")
+        labels = t0["run"].get("labels") or {}
+        for variant, cid, knob, ret, off in t0breakdown.pairs(t0):
+            if knob == "1" or parse_cell_id(cid)["backend"] not in backends:
+                continue
+            c = t0breakdown.compare(ret, off)
+            table.append((where_cell(cid), labels.get(variant) or "%s %s" % (base, variant),
+                          [t0breakdown.sfmt(c["total"][2])] +
+                          [t0breakdown.sfmt(c["cats"][k]) for k in t0breakdown.CATEGORIES]))
+    if not table:
+        names = ", ".join(os.path.basename(os.path.normpath(d)) for d in resdirs)
+        raise SystemExit("t0 compare: no cell of backend(s) %s counted per function in %s"
+                         % (",".join(backends), names))
+    table.sort(key=lambda r: r[0])
+    out = ["  retpoline less spectre_v2=off, instructions per packet, by where",
+           "  they are spent (t0.py run --per-function)"] + runs_lines(resdirs) + [""]
+    hdr = ["scenario", "kernel", "total"] + [WHERE_SHORT[k] for k in t0breakdown.CATEGORIES]
+    out += ["  " + line for line in render_table(hdr, [[a, b] + c for a, b, c in table]).split("\n")]
+    out += ["  (disp: expression dispatch, nft_do_chain() and nft_objref_eval();",
+            "  set: the set lookup and dynset chains; hook: nf_hook_slow() to",
+            "  the base chain's function; thunk: the retpoline thunks; means",
+            "  over the boots of each kernel)"]
+    return fit(out)
+
+
+def compare(resdirs, lookups=None, backends=None, where=None):
     """The side-by-side text of the runs in RESDIRS (LOOKUPS: only the
     lookup table of those backends; BACKENDS: only the per-packet table of
     those cells, with the deltas)."""
@@ -249,6 +294,8 @@ def compare(resdirs, lookups=None, backends=None):
         return lookups_only(resdirs, lookups, cells, rows, labels)
     if backends:
         return cells_only(resdirs, backends, cells, rows, labels)
+    if where:
+        return where_only(resdirs, where)
     out = ["T0 side by side: instructions / retpoline thunks per packet (knob 0 on patched kernels)", ""]
     for d, run in runs:
         out.append("  %s: %s, guest nft %s, %d boot(s) x %d pass(es)"
@@ -274,9 +321,10 @@ def main(args):
     for b in lookups or ():
         if b not in LOOKUP_BACKENDS:
             raise SystemExit("t0 compare: --lookups takes %s, not '%s'" % (",".join(LOOKUP_BACKENDS), b))
-    if lookups and args.cells:
-        raise SystemExit("t0 compare: --lookups and --cells are two different tables: pass one")
-    text = compare(args.runs, lookups, args.cells.split(",") if args.cells else None)
+    if sum(1 for a in (lookups, args.cells, args.where) if a) > 1:
+        raise SystemExit("t0 compare: --lookups, --cells and --where are different tables: pass one")
+    text = compare(args.runs, lookups, args.cells.split(",") if args.cells else None,
+                   args.where.split(",") if args.where else None)
     if args.out:
         with open(args.out, "w") as f:
             f.write(text)

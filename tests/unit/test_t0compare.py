@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of t0.py compare (nft_concat_range/nft_concat_range/t0compare.py):
 runs of two bases side by side, the lookup less its drop cell, ranges, the
-patched kernel shown with knob 0 only, deltas, labelled kernels, --cells.
+patched kernel shown with knob 0 only, deltas, labelled kernels, --cells,
+--where.
 No kernel, no QEMU.
 
 python3 tests/unit/test_t0compare.py: TAP (lib/tap.py,
@@ -254,6 +255,59 @@ class Cells(Stored):
         """every line --cells prints fits a commit message"""
         text = t0compare.compare([self.p12, self.p123], backends=["hash"])
         self.assertLessEqual(max(len(ln) for ln in text.splitlines()), 75, text)
+
+
+def pf_row(cell, mitigation, funcs, knob="0"):
+    """A patched-kernel row counted per function: FUNCS {name: count}
+    (strings, the same in each of 3 boots), instructions their sum."""
+    insns = str(sum(int(v) for v in funcs.values()))
+    return dict(cell=cell, variant="patched", mitigation=mitigation, knob=knob, kernel_insns=insns,
+                indirect_thunks="0", per_function=dict(boots=[1, 2, 3], insns=insns, funcs=funcs))
+
+
+# --where: a patch's effect by where the instructions go.
+class Where(Stored):
+    """compare --where: retpoline less off, by category, per kernel."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        run = dict(rounds=3, reps=1, base="7.3")
+        off = {"nft_do_chain": "100", "nf_hook_slow": "20", "other_fn": "300"}
+        cls.before = store(cls.top, "t0-before", dict(run, labels={"patched": "7.3 1-5"}), [
+            pf_row("T0/net_port/drop/n0/k0", "off", off),
+            pf_row("T0/net_port/drop/n0/k0", "retpoline",
+                   {"nft_do_chain": "144", "nf_hook_slow": "31", "other_fn": "300"}),
+            pf_row("T0/net_port/drop/n0/k1", "retpoline",
+                   {"nft_do_chain": "999", "nf_hook_slow": "20", "__x86_indirect_thunk_rax": "30"}, knob="1"),
+            pf_row("T0/net_port/drop/n0/k1", "off", off, knob="1")])
+        cls.after = store(cls.top, "t0-after", dict(run, labels={"patched": "7.3 1-6"}), [
+            pf_row("T0/net_port/drop/n0/k0", "off", off),
+            pf_row("T0/net_port/drop/n0/k0", "retpoline",
+                   {"nft_do_chain": "114", "nf_hook_slow": "31", "other_fn": "300"})])
+        cls.text = t0compare.compare([cls.before, cls.after], where=["drop"])
+
+    def test_categories_per_kernel(self):
+        """--where drop: each kernel's total and categories, retpoline less off"""
+        self.assertEqual(line_of(self.text, "  drop", 0)[1:], ["7.3 1-5", "+55", "+44", "0", "+11", "0", "0"],
+                         self.text)
+        self.assertEqual(line_of(self.text, "  drop", 1)[1:], ["7.3 1-6", "+25", "+14", "0", "+11", "0", "0"],
+                         self.text)
+
+    def test_knob_one_left_out(self):
+        """--where leaves out the lab knob's forced-indirect rows"""
+        self.assertEqual(len([ln for ln in self.text.splitlines() if ln.startswith("  drop")]), 2, self.text)
+
+    def test_lines_fit_a_commit_message(self):
+        """every line --where prints fits a commit message"""
+        self.assertLessEqual(max(len(ln) for ln in self.text.splitlines()), 75, self.text)
+
+    def test_runs_without_per_function_fail(self):
+        """--where on runs not counted per function fails, naming them"""
+        a, b = three_boot_runs(self.top)
+        with self.assertRaises(SystemExit) as cm:
+            t0compare.compare([a, b], where=["drop"])
+        self.assertIn("counted per function", str(cm.exception))
 
 
 if __name__ == "__main__":
