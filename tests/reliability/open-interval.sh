@@ -11,6 +11,9 @@
 #   open-interval.sh --guest BIN OUT    (inside a guest or on the host) run
 #       BIN in a new network namespace with lo up, its TAP and the kernel
 #       release into OUT
+#   open-interval.sh --build            build the reproducer only, into
+#       build/reliability/ (kernel/checks/check-series, before its guests
+#       run it through open-interval-stable.sh)
 # Exit status: 0 when every kernel refused every overlap, 1 when one took
 # one (the report says which), 2 on a setup failure.
 set -uo pipefail
@@ -28,14 +31,23 @@ if [ "${1:-}" = --guest ]; then
 	exit "$rc"
 fi
 
-[ $# -ge 2 ] || { sed -n '5,14p' "$0" >&2; exit 2; }
+bin=$top/build/reliability/open-interval
+build() {
+	mkdir -p "$(dirname "$bin")" || return 2
+	echo "[open-interval] building $bin" >&2
+	cc -std=c11 -Wall -Wextra -Werror -O2 -o "$bin" \
+		"$top/tests/reliability/open-interval.c" -lnftnl -lmnl || return 2
+}
+if [ "${1:-}" = --build ]; then
+	build
+	exit
+fi
+
+[ $# -ge 2 ] || { sed -n '5,17p' "$0" >&2; exit 2; }
 run=$1
 shift
-bin=$top/build/reliability/open-interval
-mkdir -p "$run" "$(dirname "$bin")" || exit 2
-echo "[open-interval] building $bin"
-cc -std=c11 -Wall -Wextra -Werror -O2 -o "$bin" \
-	"$top/tests/reliability/open-interval.c" -lnftnl -lmnl || exit 2
+mkdir -p "$run" || exit 2
+build || exit 2
 worst=0
 for k in "$@"; do
 	out=$run/$k.txt
