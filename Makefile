@@ -46,9 +46,11 @@ tcg-plugin: deps
 	$(MAKE) -C nft_concat_range/tcg O=$(CURDIR)/build/tcg
 
 ## t0            T0 only: exact per-packet counts, x86_64 kernels under QEMU TCG (results in build/results/t0-<timestamp>/; BASE=7.3: the 7.3 kernels)
+##               RULESET=FILE.nft PACKETS=SPEC: that ruleset instead of the suite's cells, e.g. PACKETS=daddr=10.0.0.1,dport=53
 t0: deps tcg-plugin
 	@python3 nft_concat_range/t0.py run $(if $(BASE),--base $(BASE)) \
-		--results build/results/t0$(if $(BASE),-$(BASE))-$$(date -u +%Y%m%dT%H%M%SZ)
+		$(if $(RULESET),--ruleset '$(RULESET)') $(if $(PACKETS),--packets '$(PACKETS)') \
+		--results build/results/t0$(if $(BASE),-$(BASE))$(if $(RULESET),-ruleset)-$$(date -u +%Y%m%dT%H%M%SZ)
 
 ## kernels       build all UML lab kernels ({baseline,patched} x {retpoline,eibrs,plain}; BASE=7.3 for upstream's)
 kernels: deps

@@ -162,6 +162,13 @@ def t0_main(argv=None):
     r.add_argument("--per-function", action="store_true",
                    help="also count the instructions per function (the plugin's funcs=PATH): where a cell's"
                         " instructions go, retpoline against spectre_v2=off, in the report")
+    r.add_argument("--ruleset", action="append", default=[], metavar="FILE.nft",
+                   help="count this ruleset instead of the suite's cells: per packet, with and without it"
+                        " (repeat for more rulesets in the same boots; t0ruleset.py)")
+    r.add_argument("--packets", action="append", default=[], metavar="SPEC",
+                   help="the packet a --ruleset is counted with, KEY=VALUE,...: daddr (required), saddr, sport,"
+                        " dport, size, proto (udp: pktgen's only), route=local|forward|none (default local);"
+                        " one for all rulesets or one per --ruleset, in order")
     r.add_argument("--label", action="append", default=[], metavar="VARIANT=TEXT", type=t0run.label_arg,
                    help="the name t0.py compare gives VARIANT's kernel (default: BASE VARIANT), e.g."
                         " patched='7.3 1-2' for a kernel with the first two patches of the series")

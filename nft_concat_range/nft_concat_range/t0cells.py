@@ -62,7 +62,7 @@ from fractions import Fraction
 
 from tap import Tap, done  # lib/tap.py
 
-from . import guestlog, t0breakdown
+from . import guestlog, t0breakdown, t0ruleset
 from .files import read_json, write
 from .generators import (CT_HOOKS, CT_PGOPTS, element, entry_bounds, gen_dynset_rules, gen_dynset_sets,
                           gen_ingress_table, gen_sets, packet, set_defs)
@@ -116,18 +116,23 @@ PROBE_TAG = "-1k"
 
 def ranged(cid):
     """Whether cell CID's instructions are measured as a range across
-    boots rather than required to be the same (RANGED, PROBE_TAG)."""
+    boots rather than required to be the same (RANGED, PROBE_TAG, and a
+    ruleset of the user's: t0ruleset.py)."""
     c = parse_cell_id(cid)
-    return c["backend"] in RANGED or c["tag"] == PROBE_TAG
+    return c["backend"] in RANGED or c["tag"] == PROBE_TAG or c["type"] == "ruleset"
 
 
-def scenarios(variant, quick=False, knob=None, only=None, probe=0):
+def scenarios(variant, quick=False, knob=None, only=None, probe=0, rulesets=None):
     """[(group dict, [cells])] for one kernel variant.  KNOB: whether its
     kernel has the lab knob (6.12's patched kernels; None: the variant is
     "patched", as in the runs before a base without the knob existed).
     ONLY: the cell backends to keep (None: all); groups left without a
     cell are dropped.  PROBE: that many groups with a fresh 1001-element
-    hash set each (PROBE_TAG)."""
+    hash set each (PROBE_TAG).  RULESETS (t0ruleset.load_all(), or as
+    run.json stores them): these instead of the suite's cells, the kernel
+    as booted (knob -)."""
+    if rulesets:
+        return t0ruleset.scenarios(rulesets)
     groups = all_scenarios(variant, quick, knob, probe)
     if only is None:
         return groups
@@ -207,9 +212,9 @@ def cell_backends(text):
     return text
 
 
-def write_plan(plandir, variant, quick, reps=1, dev=DEV, knob=None, only=None, probe=0):
+def write_plan(plandir, variant, quick, reps=1, dev=DEV, knob=None, only=None, probe=0, rulesets=None):
     """The plan in guest/run-plan's format, built from the suite's
-    generators (KNOB, ONLY, PROBE as for scenarios())."""
+    generators (KNOB, ONLY, PROBE, RULESETS as for scenarios())."""
     os.makedirs(plandir, exist_ok=True)
     tdef = TYPES["net_port"]
     # quick: 10 entries per set instead of 1000: loading them under TCG
@@ -217,11 +222,15 @@ def write_plan(plandir, variant, quick, reps=1, dev=DEV, knob=None, only=None, p
     entries = QUICK_ENTRIES if quick else None
     lines = ["# nftlab T0 plan: %s" % variant] + table_lines()
     ncells = 0
-    for g, cells in scenarios(variant, quick, knob, only, probe):
+    for g, cells in scenarios(variant, quick, knob, only, probe, rulesets):
         setsf, extra = "-", "-"
         n = g.get("entries", entries)
         p = packet(tdef, n)
-        if g.get("probe"):
+        if g["type"] == "ruleset":
+            rs = {r["name"]: r for r in rulesets}[g["ruleset"]]
+            p, extra = t0ruleset.group_packet(rs["packets"])
+            setsf, rulesf = t0ruleset.write_group_files(plandir, g, rulesets)
+        elif g.get("probe"):
             # the selftest's hash set, as it is: created anew by each group
             setsf = "sets-net_port-probe.nft"
             defs = [d for d in set_defs(tdef, n) if d[0] == BACKENDS["hash"].set]
@@ -246,7 +255,9 @@ def write_plan(plandir, variant, quick, reps=1, dev=DEV, knob=None, only=None, p
             extra = CT_PGOPTS
         lines.append(group_line(g, p, setsf, extra))
         for c in cells:
-            if c["backend"] == "dynset":
+            if g["type"] == "ruleset":
+                c["rules"] = rulesf
+            elif c["backend"] == "dynset":
                 # T0's dynset cell is T6's update cell
                 c["rules"] = "rules-dynset.nft"
                 write(os.path.join(plandir, c["rules"]), gen_dynset_rules("update"))
@@ -437,6 +448,8 @@ CT_LABELS = {"ctbase": "ct: netdev only", "ctonly": "ct: conntrack only", "ct": 
 
 def short_cell(cid):
     c = parse_cell_id(cid)
+    if c["type"] == "ruleset":
+        return t0ruleset.short_cell(c)
     backend, n = c["backend"], "n%d" % c["n"]
     if backend in ("nohook", "egress"):
         return "egress %s" % ("no hook" if backend == "nohook" else "hook")
@@ -530,6 +543,7 @@ def render(t0):
     if t0["unstable"]:
         out += ["", "NOT EXACT: these cells counted other thunks, branches or calls in different runs:"] + \
                ["  " + u for u in t0["unstable"]]
+    out += t0ruleset.render(t0, parse_range, fmt_range)
     out += t0breakdown.render(t0)
     return "\n".join(out)
 
@@ -586,7 +600,8 @@ def validate(results):
             got = {r["cell"] for r in t0["rows"] if r["variant"] == v and r["mitigation"] == m}
             knob = run["knob"].get(v) if "knob" in run else None
             want = {c["cell"] for _, cells in scenarios(v, run["quick"], knob, run.get("cells"),
-                                                        run.get("seed_probe", 0)) for c in cells}
+                                                        run.get("seed_probe", 0), run.get("rulesets"))
+                    for c in cells}
             tap.ok(got == want, "T0: %s spectre_v2=%s: every scenario counted (%d)" % (v, m, len(want)),
                    "missing: %s" % sorted(want - got))
     runs = min((r["runs"] for r in t0["rows"]), default=0)
@@ -599,7 +614,7 @@ def validate(results):
     tap.ok(spread <= INSNS_SPREAD_MAX,
            "T0: instructions per packet within %d of each other across runs in every cell but the measured "
            "ones (%s; largest spread %.2f, %d of %d cells identical)"
-           % (INSNS_SPREAD_MAX, ",".join(RANGED + (PROBE_TAG,)), spread,
+           % (INSNS_SPREAD_MAX, ",".join(RANGED + (PROBE_TAG, "rulesets")), spread,
               sum(r["insns_identical"] for r in t0["rows"]), len(t0["rows"])),
            "\n".join("%s %s %s: %s" % (r["variant"], r["mitigation"], r["cell"], r["kernel_insns"])
                      for r in fixed if r["insns_spread"] > INSNS_SPREAD_MAX))

@@ -12,7 +12,7 @@ import sys
 from . import lab
 from .files import cpu_model, write
 from .lab import SUITE, TOP
-from . import t0cells
+from . import t0cells, t0ruleset
 
 
 # Symbols of the kernel the plugin counts (regular expressions on nm names).
@@ -196,9 +196,10 @@ def kernel_stamp(kdir):
 
 
 def boot(rawdir, kdir, syms, plugin, variant, mitigation, rnd, quick, counts, reps, keep_done=False, nft=None,
-         only=None, probe=0, funcs=None):
+         only=None, probe=0, funcs=None, rulesets=None):
     """One QEMU boot running every cell of the variant with counted pktgen runs
-    (FUNCS: parse_functions(), the plugin then counts per function)."""
+    (FUNCS: parse_functions(), the plugin then counts per function;
+    RULESETS: t0ruleset.load_all(), counted instead of the suite's cells)."""
     name = "%s-%s-r%d" % (variant, mitigation, rnd)
     bdir = os.path.join(rawdir, name)
     if keep_done and boot_done(bdir, kdir, counts, funcs):
@@ -209,7 +210,7 @@ def boot(rawdir, kdir, syms, plugin, variant, mitigation, rnd, quick, counts, re
         shutil.rmtree(bdir)
     os.makedirs(bdir, exist_ok=True)
     ncells = t0cells.write_plan(os.path.join(bdir, "plan"), variant, quick, reps, knob=lab.has_knob(kdir), only=only,
-                           probe=probe)
+                                probe=probe, rulesets=rulesets)
     symf = os.path.join(bdir, "syms.txt")
     write(symf, "".join("%s %x %x %s\n" % s for s in syms))
     countsf = os.path.join(bdir, "counts.jsonl")
@@ -267,9 +268,24 @@ def run(args):
         if v not in variants:
             raise SystemExit("t0: --label names variant '%s', which this run does not boot (--variants %s)"
                              % (v, args.variants))
+    rulesets = None
+    if args.ruleset or args.packets:
+        if not args.ruleset:
+            raise SystemExit("t0: --packets without --ruleset: the suite's cells send their own packets")
+        bad = [o for o, v in (("--quick", args.quick), ("--cells", args.cells), ("--seed-probe", args.seed_probe))
+               if v]
+        if bad:
+            raise SystemExit("t0: --ruleset counts the rulesets instead of the suite's cells: %s does not apply"
+                             % ", ".join(bad))
+        if not args.packets:
+            raise SystemExit("t0: --ruleset needs --packets SPEC (e.g. daddr=10.0.0.1,dport=22): the packet to"
+                             " count")
+        rulesets = t0ruleset.load_all(args.ruleset, args.packets)
     t0dir = os.path.join(args.results, "t0")
     rawdir = os.path.join(t0dir, "raw")
     os.makedirs(rawdir, exist_ok=True)
+    if rulesets:
+        t0ruleset.save_texts(t0dir, rulesets)
     # kernel/builder/build and lab-run take the base from the environment
     os.environ["NFTLAB_BASE"] = args.base
     plugin = build_plugin()
@@ -295,7 +311,7 @@ def run(args):
             for m in mitigations:
                 if kdirs[v]:
                     failed += boot(rawdir, kdirs[v], syms[v], plugin, v, m, rnd, args.quick, counts, args.reps,
-                                   args.keep_done, args.nft, only, args.seed_probe, funcs.get(v)) != 0
+                                   args.keep_done, args.nft, only, args.seed_probe, funcs.get(v), rulesets) != 0
     info = dict(
         quick=args.quick, rounds=args.rounds, reps=args.reps, variants=variants, mitigations=mitigations,
         counts=list(counts), cpu=cpu_model(), kernels={v: kdirs[v] for v in variants},
@@ -304,6 +320,8 @@ def run(args):
         seed_probe=args.seed_probe, labels=labels)
     if args.per_function:
         info["per_function"] = True
+    if rulesets:
+        info["rulesets"] = [t0ruleset.stored(r) for r in rulesets]
     write(os.path.join(t0dir, "run.json"), json.dumps(info, indent=1) + "\n")
     rc = t0cells.report(args.results)
     print("\nresults: %s" % os.path.join(t0dir, "t0.md"))
