@@ -6,12 +6,15 @@ nft_concat_range/commit-cost): what an interval set costs the control
 plane, per set size.
 
 For each N (--sizes): one nftlab transaction loads table inet ccost with
-an interval set (rbtree backend) of N disjoint IPv4 ranges; then --reps
-transactions each add one more range (the commit of a set of N intervals:
-with a lookup array, 6.12 patched's or 7.3's, its rebuild).  Recorded per N:
-the load's wall time, every one-element commit's wall time (one nftlab
-process each: its start-up is in every sample, baseline and patched
-alike), and how VmallocUsed, Slab and MemFree of /proc/meminfo moved
+an interval set (rbtree backend, flags interval,timeout) of N disjoint
+IPv4 ranges without a timeout; then --reps transactions each add one more
+range, with a timeout of an hour (the commit of a set of N intervals: with
+a lookup array, 6.12 patched's or 7.3's, its rebuild); then --reps
+transactions each update the timeout of the first range added, which
+moves no boundary (issue 27's B5: a rebuild there is work for nothing).
+Recorded per N: the load's wall time, every one-element commit's and
+timeout update's wall time (one nftlab process each: its start-up is in
+every sample, baseline and patched alike), and how VmallocUsed, Slab and MemFree of /proc/meminfo moved
 between before the load and a second after the last commit (a lookup
 array larger than a page is a power-of-two block of pages from kmalloc,
 which Slab counts, or vmalloc memory if that fails).  One JSON line per N on stdout.
@@ -51,20 +54,25 @@ def one_size(binary, n, reps):
     before = meminfo()
     script = "\n".join([
         "table add inet ccost",
-        "set add inet ccost s --type ipv4_addr --flags interval",
+        "set add inet ccost s --type ipv4_addr --flags interval,timeout",
         # N adjacent ranges of 2 addresses from 10.0.0.6 up (nftlab gen)
         "element add inet ccost s --gen addr4 --count %d --range-size 1" % n,
         ""])
     load_s = nftlab(binary, "-f", "-", script=script)
-    commits = []
+    commits, refresh = [], []
     for i in range(reps):
         # far above the generated ranges, one new interval each
         elem = "192.168.%d.%d-192.168.%d.%d" % (i // 60, (i % 60) * 4, i // 60, (i % 60) * 4 + 1)
-        commits.append(nftlab(binary, "element", "add", "inet", "ccost", "s", elem))
+        commits.append(nftlab(binary, "element", "add", "inet", "ccost", "s", elem + " timeout 3600s"))
+    for i in range(reps):
+        # the same interval, another timeout each time: an update
+        refresh.append(nftlab(binary, "element", "add", "inet", "ccost", "s",
+                              "192.168.0.0-192.168.0.1 timeout %ds" % (3601 + i)))
     time.sleep(1)
     after = meminfo()
     subprocess.run(["nft", "delete", "table", "inet", "ccost"], check=True)
     return {"intervals": n, "load_s": round(load_s, 4), "commit_s": [round(c, 5) for c in commits],
+            "refresh_s": [round(c, 5) for c in refresh],
             "vmalloc_kb": after["VmallocUsed"] - before["VmallocUsed"],
             "slab_kb": after["Slab"] - before["Slab"],
             "used_kb": before["MemFree"] - after["MemFree"]}
