@@ -3,8 +3,10 @@
 # PROVE_RCU, DEBUG_ATOMIC_SLEEP, kmemleak and failslab (kernel/builder/build --with
 # debug; every option of kernel/config/extra-debug.config is checked to
 # stick), booted once to run tests/reliability/guest-debug.sh: the
-# differential test of the set backends, failslab during nftlab bulk loads,
-# the churn soak and nft_concat_range.sh's concurrency and timeout groups.
+# differential test of the set backends, failslab during nftlab bulk loads
+# and during commits of an rbtree set with an expired interval
+# (commit-alloc.py), the churn soak and nft_concat_range.sh's concurrency
+# and timeout groups.
 # Part smp runs the soak where UML cannot: in the x86_64 baseline and
 # patched kernels under QEMU with 2 vCPUs (tests/reliability/soak-smp.sh).
 # Then each console is scanned for the kernel's reports (any report fails
@@ -17,7 +19,11 @@
 #   NFTLAB_SOAK_SECONDS   soak time per backend (default 20)
 #   NFTLAB_DEBUG_GROUPS   nft_concat_range.sh groups (default
 #                         "concurrency timeout")
-#   NFTLAB_DEBUG_PARTS    subset of "differential faults soak selftests smp"
+#   NFTLAB_DEBUG_PARTS    subset of "differential faults commitalloc soak selftests smp"
+#   NFTLAB_DEBUG_KERNEL   a debug UML kernel directory to boot instead of
+#                         building the patched one (e.g. an earlier
+#                         revision: kernel/builder/build --rev REV --tag NAME
+#                         --with debug um patched retpoline)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../../lib/tap.sh
@@ -28,12 +34,19 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 seed=${NFTLAB_DEBUG_SEED:-$(date +%s)}
 soak_s=${NFTLAB_SOAK_SECONDS:-20}
 groups=${NFTLAB_DEBUG_GROUPS:-concurrency timeout}
-parts=${NFTLAB_DEBUG_PARTS:-differential faults soak selftests smp}
+parts=${NFTLAB_DEBUG_PARTS:-differential faults commitalloc soak selftests smp}
 guest_parts=$(tr ' ' '\n' <<<"$parts" | grep -vx smp | paste -sd ' ' -)
 case "$seed$soak_s" in *[!0-9.]*) tap_bail "NFTLAB_DEBUG_SEED and NFTLAB_SOAK_SECONDS are numbers" ;; esac
 
-kernel=$("$top/kernel/builder/build" --with debug um patched retpoline) ||
-	tap_bail "cannot build the debug kernel (um patched retpoline --with debug)"
+if [ -n "${NFTLAB_DEBUG_KERNEL:-}" ]; then
+	kernel=$NFTLAB_DEBUG_KERNEL
+	if [ ! -x "$kernel/linux" ] || [ ! -r "$kernel/BUILD-INFO" ]; then
+		tap_bail "NFTLAB_DEBUG_KERNEL=$kernel: no UML kernel (linux and BUILD-INFO) there"
+	fi
+else
+	kernel=$("$top/kernel/builder/build" --with debug um patched retpoline) ||
+		tap_bail "cannot build the debug kernel (um patched retpoline --with debug)"
+fi
 make -s -C "$top/userspace" >/dev/null || tap_bail "cannot build nftlab"
 run="$top/build/results/debug-$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$run"

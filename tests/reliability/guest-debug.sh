@@ -1,6 +1,7 @@
 #!/bin/bash
 # Runs inside a lab guest booted with the debug kernel (kernel/builder/build --with
-# debug): the differential test, fault injection during nftlab bulk loads,
+# debug): the differential test, fault injection during nftlab bulk loads and
+# during commits of an rbtree set with an expired interval (commitalloc),
 # the churn soak and the nft_concat_range.sh groups given, each in a network
 # namespace of its own, then a kmemleak scan.  Each part writes
 # $NFTLAB_RESULTS/PART.tap and PART.json; kmemleak's report goes to
@@ -8,7 +9,7 @@
 # console for the kernel's reports.
 #
 # Usage: guest-debug.sh [--plain] SEED SOAK_SECONDS NFTLAB "GROUP ..." [PART ...]
-#   PART: differential faults soak selftests (default: all four)
+#   PART: differential faults commitalloc soak selftests (default: all five)
 #   --plain: a kernel without the debug options (make check's short run):
 #            no checker checks, no kmemleak scan
 set -uo pipefail
@@ -20,7 +21,7 @@ plain=0
 if [ "${1:-}" = --plain ]; then plain=1; shift; fi
 seed=$1 soak_s=$2 nftlab=$3 groups=$4
 shift 4
-parts=${*:-differential faults soak selftests}
+parts=${*:-differential faults commitalloc soak selftests}
 out=$NFTLAB_RESULTS
 kml=/sys/kernel/debug/kmemleak
 
@@ -56,6 +57,9 @@ run_part() {
 	faults)
 		in_netns relab-faults python3 "$here/faults.py" --nftlab "$nftlab" \
 			--report "$out/faults.json" > "$out/faults.tap" 2>&1 ;;
+	commitalloc)
+		in_netns relab-ca python3 "$here/commit-alloc.py" --nftlab "$nftlab" \
+			--report "$out/commitalloc.json" > "$out/commitalloc.tap" 2>&1 ;;
 	soak)
 		in_netns relab-soak python3 "$here/soak.py" --seed "$seed" --seconds "$soak_s" \
 			--report "$out/soak.json" > "$out/soak.tap" 2>&1 ;;

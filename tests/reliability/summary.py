@@ -61,7 +61,7 @@ def main(argv):
         with open(info) as f:
             out += ["    " + line.rstrip() for line in f] + [""]
     out += ["| part | passed | failed | known (TODO) | skipped |", "|---|---|---|---|---|"]
-    for part in ("features", "differential", "faults", "soak", "selftests", "splats", "smp"):
+    for part in ("features", "differential", "faults", "commitalloc", "soak", "selftests", "splats", "smp"):
         c = tap_counts(run, part + ".tap")
         if c:
             out.append("| %s | %s |" % (part, " | ".join(map(str, c))))
