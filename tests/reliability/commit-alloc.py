@@ -43,7 +43,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tap import Tap  # noqa: E402
-from faults import FAILSLAB, nft, run_once, write  # noqa: E402
+from faults import failslab_ready, nft, run_once  # noqa: E402
 
 DEV = "relabca0"
 # INTERVALS intervals 10.0.I.1-10.0.I.9; the odd ones get a timeout of a
@@ -121,14 +121,9 @@ def main(argv=None):
     tap = Tap()
     report = {"runs": []}
 
-    if not os.path.isdir(FAILSLAB):
-        subprocess.run(["mount", "-t", "debugfs", "debugfs", "/sys/kernel/debug"], stderr=subprocess.DEVNULL)
-    if not os.path.isdir(FAILSLAB):
-        tap.ok(False, "commit-alloc: %s exists (a kernel with CONFIG_FAILSLAB)" % FAILSLAB)
+    if not failslab_ready(tap, "commit-alloc"):
         print("1..%d" % tap.n)
         return 1
-    write(FAILSLAB + "/ignore-gfp-wait", "N")
-    write(FAILSLAB + "/verbose", 1)
     setup()
     want = sorted(LIVE_KEYS, key=socket.inet_aton)
     got = probe()

@@ -109,6 +109,24 @@ def run_once(nftlab, script, nth, fifo):
         return rc, err.read(), bool(nth) and left == 0
 
 
+def failslab_ready(tap, name):
+    """Sets failslab up for fail-nth on the task's GFP_KERNEL allocations;
+    False, with a failed check of test NAME, on a kernel without it."""
+    if not os.path.isdir(FAILSLAB):
+        # `ip netns exec` gives the namespace a sysfs of its own, without
+        # debugfs (its mount namespace is private: mounting there is ours)
+        subprocess.run(["mount", "-t", "debugfs", "debugfs", "/sys/kernel/debug"],
+                       stderr=subprocess.DEVNULL)
+    if not os.path.isdir(FAILSLAB):
+        tap.ok(False, "%s: %s exists (a kernel with CONFIG_FAILSLAB)" % (name, FAILSLAB))
+        return False
+    # GFP_KERNEL allocations are exempt by default; nf_tables makes those.
+    write(FAILSLAB + "/ignore-gfp-wait", "N")
+    # One line per injected failure in the log, not a stack dump each.
+    write(FAILSLAB + "/verbose", 1)
+    return True
+
+
 def schedule(first=48, grow=1.125):
     n = 1
     while True:
@@ -126,19 +144,9 @@ def main(argv=None):
     tap = Tap()
     report = {"elements": args.elements, "runs": []}
 
-    if not os.path.isdir(FAILSLAB):
-        # `ip netns exec` gives the namespace a sysfs of its own, without
-        # debugfs (its mount namespace is private: mounting there is ours)
-        subprocess.run(["mount", "-t", "debugfs", "debugfs", "/sys/kernel/debug"],
-                       stderr=subprocess.DEVNULL)
-    if not os.path.isdir(FAILSLAB):
-        tap.ok(False, "faults: %s exists (a kernel with CONFIG_FAILSLAB)" % FAILSLAB)
+    if not failslab_ready(tap, "faults"):
         print("1..%d" % tap.n)
         return 1
-    # GFP_KERNEL allocations are exempt by default; nf_tables makes those.
-    write(FAILSLAB + "/ignore-gfp-wait", "N")
-    # One line per injected failure in the log, not a stack dump each.
-    write(FAILSLAB + "/verbose", 1)
     script = bulk_script(args.elements)
     subprocess.run(["nft", "delete", "table", "inet", "bulk"], stderr=subprocess.DEVNULL)
     subprocess.run(["nft", "delete", "table", "inet", "keep"], stderr=subprocess.DEVNULL)
