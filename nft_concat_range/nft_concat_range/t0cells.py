@@ -227,9 +227,8 @@ def write_plan(plandir, variant, quick, reps=1, dev=DEV, knob=None, only=None, p
         n = g.get("entries", entries)
         p = packet(tdef, n)
         if g["type"] == "ruleset":
-            rs = {r["name"]: r for r in rulesets}[g["ruleset"]]
-            p, extra = t0ruleset.group_packet(rs["packets"])
-            setsf, rulesf = t0ruleset.write_group_files(plandir, g, rulesets)
+            p, extra = t0ruleset.group_packet(g["ruleset"]["packets"])
+            setsf, rulesf = t0ruleset.write_group_files(plandir, g)
         elif g.get("probe"):
             # the selftest's hash set, as it is: created anew by each group
             setsf = "sets-net_port-probe.nft"

@@ -165,7 +165,7 @@ def scenarios(rulesets):
         tag = "-" + rs["name"]
         for what in ("none", "ruleset"):
             gid = "T0-rs%s%s" % ("-none" if what == "none" else "", tag)
-            groups.append((dict(gid=gid, mode=ROUTES[rs["packets"]["route"]], type="ruleset", ruleset=rs["name"],
+            groups.append((dict(gid=gid, mode=ROUTES[rs["packets"]["route"]], type="ruleset", ruleset=rs,
                                 what=what),
                            [cell("T0", "ruleset", what, 0, "-", tag)]))
     return groups
@@ -180,10 +180,10 @@ def group_packet(pkt):
     return p, "burst 1;%s;udp_src_min %d;udp_src_max %d" % (src, pkt["sport"], pkt["sport"])
 
 
-def write_group_files(plandir, g, rulesets):
+def write_group_files(plandir, g):
     """The group's sets file (the ruleset, or nothing) and its cells' rules
     file; returns (setsfile, rulesfile)."""
-    rs = {r["name"]: r for r in rulesets}[g["ruleset"]]
+    rs = g["ruleset"]
     setsf = "ruleset-%s%s.nft" % (rs["name"], "-none" if g["what"] == "none" else "")
     text = "flush ruleset\n"
     if g["what"] == "ruleset":
