@@ -37,7 +37,7 @@ check-full: deps userspace
 check-series: deps
 	@kernel/checks/check-series
 
-## check-debug   the debug UML kernel (KASAN, lockdep, PROVE_RCU, kmemleak, failslab): differential test, fault injection, soak, concurrency selftests (SOAK=seconds per backend, SEED=n)
+## check-debug   the debug kernels (KASAN, lockdep, PROVE_RCU, kmemleak, failslab; KCSAN on x86_64), 1 and 2 CPUs: differential test, fault injection, soak, stress, concurrency selftests (SOAK=seconds per backend, SEED=n)
 check-debug: deps userspace
 	@NFTLAB_SOAK_SECONDS=$(or $(SOAK),20) $(if $(SEED),NFTLAB_DEBUG_SEED=$(SEED)) tests/reliability/check-debug.sh
 

@@ -2,7 +2,9 @@
 # make check's short run of tests/reliability/ on the patched retpoline UML
 # kernel (not the debug kernel: make check-debug builds and boots that): the
 # differential test of every set backend against the reference model with a
-# fixed seed, and the churn soak for a few seconds per backend.
+# fixed seed, the churn soak and the concurrent stress (stress.py) for a few
+# seconds per backend.  On 7.3 the guest has 2 CPUs (UML SMP), so the
+# stress's commits, aborts and GC run beside pktgen's lookups.
 # NFTLAB_RELIABILITY_SEED overrides the seed (1).  The base: NFTLAB_BASE
 # (6.12 unless set; on 7.3 it checks series v5's rbtree lookup, and 7.3's
 # own array, against the model, with the guest's current nft).
@@ -19,10 +21,12 @@ run="$top/build/check/reliability"
 [ "$NFTLAB_BASE" = 6.12 ] || run+="-$NFTLAB_BASE"
 rm -rf "$run"
 mkdir -p "$run"
-phases="differential soak"
-tap_diag "$(sed -n 's/^base: //p' "$kernel/BUILD-INFO"), um patched retpoline, seed $seed (tests/reliability/differential.py --seed $seed reproduces), $phases"
+phases="differential soak stress"
+cpus=1
+[ "$NFTLAB_BASE" = 6.12 ] || cpus=2
+tap_diag "$(sed -n 's/^base: //p' "$kernel/BUILD-INFO"), um patched retpoline, $cpus CPU(s), seed $seed (tests/reliability/differential.py --seed $seed reproduces), $phases"
 # shellcheck disable=SC2086 # phases is a word list
-"$top/kernel/runner/lab-run" --kernel "$kernel" --results "$run" --timeout 900 -- \
+"$top/kernel/runner/lab-run" --cpus "$cpus" --kernel "$kernel" --results "$run" --timeout 900 -- \
 	"$top/tests/reliability/guest-debug.sh" --plain "$seed" 3 - - $phases \
 	> "$run/console.log" 2>&1
 tap_result "the guest exited 0" $?

@@ -5,10 +5,14 @@
 # stick), booted once to run tests/reliability/guest-debug.sh: the
 # differential test of the set backends, failslab during nftlab bulk loads
 # and during commits of an rbtree set with an expired interval
-# (commit-alloc.py), the churn soak and nft_concat_range.sh's concurrency
-# and timeout groups.
+# (commit-alloc.py), the churn soak, the concurrent stress (stress.py) and
+# nft_concat_range.sh's concurrency and timeout groups.
 # Part smp runs the soak where UML cannot: in the x86_64 baseline and
 # patched kernels under QEMU with 2 vCPUs (tests/reliability/soak-smp.sh).
+# Part smpdebug boots the debug kernels with 2 CPUs (x86_64 6.12 with
+# KASAN and with KCSAN under QEMU, 7.3 baseline and patched UML SMP) for
+# the differential test, the soak and the stress
+# (tests/reliability/smp-debug.sh).
 # Then each console is scanned for the kernel's reports (any report fails
 # the run and is kept as splat-N.txt) and kmemleak's scan must be empty.
 #
@@ -16,10 +20,11 @@
 # reports, console.log, summary.md).  Environment:
 #   NFTLAB_DEBUG_SEED     seed of the differential test and the soak
 #                         (default: the clock; printed, reproducible)
-#   NFTLAB_SOAK_SECONDS   soak time per backend (default 20)
+#   NFTLAB_SOAK_SECONDS   soak and stress time per backend (default 20)
 #   NFTLAB_DEBUG_GROUPS   nft_concat_range.sh groups (default
 #                         "concurrency timeout")
-#   NFTLAB_DEBUG_PARTS    subset of "differential faults commitalloc soak selftests smp"
+#   NFTLAB_DEBUG_PARTS    subset of "differential faults commitalloc soak stress
+#                         selftests smp smpdebug"
 #   NFTLAB_DEBUG_KERNEL   a debug UML kernel directory to boot instead of
 #                         building the patched one (e.g. an earlier
 #                         revision: kernel/builder/build --rev REV --tag NAME
@@ -34,8 +39,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 seed=${NFTLAB_DEBUG_SEED:-$(date +%s)}
 soak_s=${NFTLAB_SOAK_SECONDS:-20}
 groups=${NFTLAB_DEBUG_GROUPS:-concurrency timeout}
-parts=${NFTLAB_DEBUG_PARTS:-differential faults commitalloc soak selftests smp}
-guest_parts=$(tr ' ' '\n' <<<"$parts" | grep -vx smp | paste -sd ' ' -)
+parts=${NFTLAB_DEBUG_PARTS:-differential faults commitalloc soak stress selftests smp smpdebug}
+guest_parts=$(tr ' ' '\n' <<<"$parts" | grep -vxE 'smp|smpdebug' | paste -sd ' ' -)
 case "$seed$soak_s" in *[!0-9.]*) tap_bail "NFTLAB_DEBUG_SEED and NFTLAB_SOAK_SECONDS are numbers" ;; esac
 
 if [ -n "${NFTLAB_DEBUG_KERNEL:-}" ]; then
@@ -56,7 +61,7 @@ mkdir -p "$run"
 	echo "build: $(sed -n 's/^stamp: //p' "$kernel/BUILD-INFO")"
 	echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 	echo "seed: $seed, soak: ${soak_s}s per backend, selftest groups: $groups"
-	echo "parts: $parts (the debug kernel is UML: it has every checker of the debug fragment; smp: x86_64 under QEMU, 2 vCPUs, no debug options)"
+	echo "parts: $parts (the debug kernel is UML, one CPU: it has every checker of the debug fragment; smp: x86_64 under QEMU, 2 vCPUs, no debug options; smpdebug: the debug kernels with 2 CPUs, see tests/reliability/smp-debug.sh)"
 	echo "date: $(date -u +%FT%TZ)"
 } > "$run/run-info.txt"
 sed 's/^/# /' "$run/run-info.txt"
@@ -66,30 +71,37 @@ if [[ " $parts " == *" selftests "* ]]; then
 	tap_forward "" "$run/extract.tap"
 fi
 
-# KASAN and lockdep make the guest several times slower than the plain
-# lab kernel; the timeout leaves room for the slowest part (selftests).
-# Every kernel message goes to the console: lockdep and WARN() print at
-# KERN_WARNING, which the lab's "quiet" would hide.
-start=$SECONDS
-# shellcheck disable=SC2086 # parts is a word list
-"$top/kernel/runner/lab-run" --kernel "$kernel" --results "$run" --mem 2G --timeout 5400 \
-	--append "ignore_loglevel log_buf_len=16M" -- \
-	"$top/tests/reliability/guest-debug.sh" "$seed" "$soak_s" "$top/userspace/build/nftlab" \
-	"$groups" $guest_parts > "$run/console.log" 2>&1
-rc=$?
-tap_diag "guest exited $rc after $((SECONDS - start))s (console: $run/console.log)"
-tap_check "the debug guest exited 0" test "$rc" -eq 0
-tap_report "" "$run/features.tap" "$run/console.log"
-for part in $guest_parts; do
-	tap_report "" "$run/$part.tap" "$run/console.log"
-done
-python3 "$top/tests/reliability/splats.py" --config "$kernel/config" "$run/console.log" "$run/splats" \
-	"$run/kmemleak.txt" \
-	> "$run/splats.tap"
-tap_forward "" "$run/splats.tap"
+# The one-CPU guest runs only when a part of it was asked for.
+if [ -n "$guest_parts" ]; then
+	# KASAN and lockdep make the guest several times slower than the plain
+	# lab kernel; the timeout leaves room for the slowest part (selftests).
+	# Every kernel message goes to the console: lockdep and WARN() print at
+	# KERN_WARNING, which the lab's "quiet" would hide.
+	start=$SECONDS
+	# shellcheck disable=SC2086 # parts is a word list
+	"$top/kernel/runner/lab-run" --kernel "$kernel" --results "$run" --mem 2G --timeout 5400 \
+		--append "ignore_loglevel log_buf_len=16M" -- \
+		"$top/tests/reliability/guest-debug.sh" "$seed" "$soak_s" "$top/userspace/build/nftlab" \
+		"$groups" $guest_parts > "$run/console.log" 2>&1
+	rc=$?
+	tap_diag "guest exited $rc after $((SECONDS - start))s (console: $run/console.log)"
+	tap_check "the debug guest exited 0" test "$rc" -eq 0
+	tap_report "" "$run/features.tap" "$run/console.log"
+	for part in $guest_parts; do
+		tap_report "" "$run/$part.tap" "$run/console.log"
+	done
+	python3 "$top/tests/reliability/splats.py" --config "$kernel/config" "$run/console.log" "$run/splats" \
+		"$run/kmemleak.txt" \
+		> "$run/splats.tap"
+	tap_forward "" "$run/splats.tap"
+fi
 if [[ " $parts " == *" smp "* ]]; then
 	"$top/tests/reliability/soak-smp.sh" "$run" "$seed" "$soak_s" > "$run/smp.tap"
 	tap_forward "" "$run/smp.tap"
+fi
+if [[ " $parts " == *" smpdebug "* ]]; then
+	"$top/tests/reliability/smp-debug.sh" "$run" "$seed" "$soak_s" > "$run/smpdebug.tap"
+	tap_forward "" "$run/smpdebug.tap"
 fi
 python3 "$top/tests/reliability/summary.py" "$run" | sed 's/^/# /'
 tap_end

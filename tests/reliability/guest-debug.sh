@@ -2,26 +2,33 @@
 # Runs inside a lab guest booted with the debug kernel (kernel/builder/build --with
 # debug): the differential test, fault injection during nftlab bulk loads and
 # during commits of an rbtree set with an expired interval (commitalloc),
-# the churn soak and the nft_concat_range.sh groups given, each in a network
-# namespace of its own, then a kmemleak scan.  Each part writes
+# the churn soak, the concurrent stress (stress.py) and the
+# nft_concat_range.sh groups given, each in a network namespace of its own,
+# then a kmemleak scan.  Each part writes
 # $NFTLAB_RESULTS/PART.tap and PART.json; kmemleak's report goes to
 # kmemleak.txt.  The host (tests/reliability/check-debug.sh) scans the
 # console for the kernel's reports.
 #
-# Usage: guest-debug.sh [--plain] SEED SOAK_SECONDS NFTLAB "GROUP ..." [PART ...]
-#   PART: differential faults commitalloc soak selftests (default: all five)
+# Usage: guest-debug.sh [--plain|--kcsan] SEED SOAK_SECONDS NFTLAB "GROUP ..." [PART ...]
+#   PART: differential faults commitalloc soak stress selftests (default:
+#         all six); SOAK_SECONDS is also the stress time per backend
 #   --plain: a kernel without the debug options (make check's short run):
 #            no checker checks, no kmemleak scan
+#   --kcsan: the KCSAN kernel (--with kcsan, no KASAN or kmemleak): KCSAN's
+#            debugfs file is the checker that must be there
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # The guest's / is the host's: the checkout is there, read-only.
 # shellcheck source=../../lib/tap.sh
 . "$here/../../lib/tap.sh"
-plain=0
-if [ "${1:-}" = --plain ]; then plain=1; shift; fi
+plain=0 checkers=(/sys/kernel/debug/kmemleak /proc/lockdep /sys/kernel/debug/failslab)
+case "${1:-}" in
+--plain) plain=1; shift ;;
+--kcsan) checkers=(/sys/kernel/debug/kcsan); shift ;;
+esac
 seed=$1 soak_s=$2 nftlab=$3 groups=$4
 shift 4
-parts=${*:-differential faults commitalloc soak selftests}
+parts=${*:-differential faults commitalloc soak stress selftests}
 out=$NFTLAB_RESULTS
 kml=/sys/kernel/debug/kmemleak
 
@@ -29,7 +36,7 @@ kml=/sys/kernel/debug/kmemleak
 # never a silent pass.
 # A report of its own, numbered from 1: a subshell.
 [ "$plain" = 1 ] || (
-	for f in "$kml" /proc/lockdep /sys/kernel/debug/failslab; do
+	for f in "${checkers[@]}"; do
 		tap_check "debug kernel: $f exists" test -e "$f"
 	done
 	tap_end
@@ -63,6 +70,9 @@ run_part() {
 	soak)
 		in_netns relab-soak python3 "$here/soak.py" --seed "$seed" --seconds "$soak_s" \
 			--report "$out/soak.json" > "$out/soak.tap" 2>&1 ;;
+	stress)
+		in_netns relab-stress python3 "$here/stress.py" --seed "$seed" --seconds "$soak_s" \
+			--report "$out/stress.json" > "$out/stress.tap" 2>&1 ;;
 	selftests)
 		# guest-selftests.sh writes $NFTLAB_RESULTS/debug.tap.  KASAN and
 		# lockdep make this a slow machine in kselftest's sense: the

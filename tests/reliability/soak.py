@@ -29,15 +29,15 @@ import random
 import re
 import subprocess
 import sys
-import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 from relab import model, nftio  # noqa: E402
+from relab.pktgen import Pktgen, ensure_loaded  # noqa: E402
 from tap import Tap  # noqa: E402
 
-DEV, TABLE, PG = "rsoak0", "rsoak", "/proc/net/pktgen"
+DEV, TABLE = "rsoak0", "rsoak"
 A0 = int(ipaddress.IPv4Address("10.1.0.0"))
 PERSIST_ADDRS = 64           # 10.1.0.0-10.1.0.63: what pktgen sends to
 PORT0, PERSIST_PORTS = 5000, 4
@@ -48,51 +48,6 @@ KINDS = [k for k in model.KINDS if k.name in
 
 def sh(*argv):
     subprocess.run(argv, check=True)
-
-
-def pgset(dev, cmd):
-    # pgctrl drops the last byte of a write: it must be the newline
-    with open(os.path.join(PG, dev), "w") as f:
-        f.write(cmd + "\n")
-    # the result line of pktgen may end in bytes of an older, longer one
-    with open(os.path.join(PG, dev), "rb") as f:
-        res = f.read().decode(errors="replace")
-    if "Result: OK" not in res and dev != "pgctrl":
-        raise RuntimeError("pktgen %s: %r: %s" % (dev, cmd, res.split("Result:")[-1].strip()))
-
-
-def pg_sent():
-    with open(os.path.join(PG, DEV), "rb") as f:
-        m = re.search(rb"pkts-sofar: (\d+)", f.read())
-    return int(m.group(1))
-
-
-class Pktgen:
-    """pktgen on rsoak0's receive path, run in a thread until stop()."""
-
-    def __init__(self):
-        self.thread_file = "kpktgend_0"
-        pgset(self.thread_file, "rem_device_all")
-        pgset(self.thread_file, "add_device %s" % DEV)
-        for c in ("count 0", "pkt_size 60", "delay 0", "burst 8",
-                  "xmit_mode netif_receive", "dst_mac 02:00:00:00:00:01"):
-            pgset(DEV, c)
-
-    def target(self, addr_lo, addr_hi, port_lo, port_hi):
-        for c in ("dst_min %s" % ipaddress.IPv4Address(addr_lo),
-                  "dst_max %s" % ipaddress.IPv4Address(addr_hi),
-                  "udp_dst_min %d" % port_lo, "udp_dst_max %d" % port_hi):
-            pgset(DEV, c)
-
-    def start(self):
-        pgset(DEV, "count 0")
-        self.t = threading.Thread(target=pgset, args=("pgctrl", "start"))
-        self.t.start()
-
-    def stop(self):
-        with open(os.path.join(PG, "pgctrl"), "w") as f:
-            f.write("stop\n")
-        self.t.join()
 
 
 def counters():
@@ -235,7 +190,7 @@ def run_kind(kind, args, tap, rng):
     s = Soak(kind, rng, args)
     subprocess.run(["nft", "delete", "table", "netdev", TABLE], stderr=subprocess.DEVNULL)
     s.setup()
-    pg = Pktgen()
+    pg = Pktgen(DEV)
     ports = (PORT0, PORT0 + PERSIST_PORTS - 1)
     pg.target(A0, A0 + PERSIST_ADDRS - 1, *ports)
     pg.start()
@@ -246,7 +201,7 @@ def run_kind(kind, args, tap, rng):
         txns += 1
     pg.stop()
     elapsed = time.monotonic() - t0
-    sent = pg_sent()
+    sent = pg.sent()
     c = counters()
     res = {"set": kind.name, "seconds": round(elapsed, 1), "transactions": sum(s.ops.values()),
            "ops": s.ops, "element_ops": s.elem_ops, "packets": sent, "hit": c["hit"],
@@ -282,12 +237,12 @@ def run_kind(kind, args, tap, rng):
         time.sleep(0.5)
         pg.stop()
         c = {k: v - before[k] for k, v in counters().items()}
-        res["deleted_probe"] = {"element": nftio.element(kind, e), "sent": pg_sent(), **c}
-        tap.ok(c["hit"] == 0 and c["miss"] == pg_sent(),
+        res["deleted_probe"] = {"element": nftio.element(kind, e), "sent": pg.sent(), **c}
+        tap.ok(c["hit"] == 0 and c["miss"] == pg.sent(),
                "soak: %s: a deleted element (%s) no longer matches" % (kind.name, nftio.element(kind, e)),
                "hit %d, miss %d" % (c["hit"], c["miss"]))
     subprocess.run(["nft", "delete", "table", "netdev", TABLE], stderr=subprocess.DEVNULL)
-    pgset("kpktgend_0", "rem_device_all")
+    pg.release()
     print("# soak: %s: %.1fs, %d transactions (%.1f/s), %d element operations, %d packets" %
           (kind.name, elapsed, res["transactions"], res["transactions"] / elapsed,
            s.elem_ops, sent))
@@ -304,12 +259,12 @@ def main(argv=None):
     if args.seed is None:
         args.seed = int(time.time())
     tap = Tap()
-    report = {"seed": args.seed, "seconds": args.seconds, "sets": []}
+    report = {"seed": args.seed, "seconds": args.seconds, "cpus": len(os.sched_getaffinity(0)),
+              "sets": []}
     print("# soak: seed %d, %gs per backend" % (args.seed, args.seconds))
     rng = random.Random(args.seed)
     try:
-        if not os.path.exists(PG + "/pgctrl"):
-            subprocess.run(["modprobe", "pktgen"], stderr=subprocess.DEVNULL)
+        ensure_loaded()
         subprocess.run(["ip", "link", "del", DEV], stderr=subprocess.DEVNULL)
         sh("ip", "link", "add", DEV, "type", "dummy")
         sh("ip", "link", "set", DEV, "up")

@@ -40,13 +40,49 @@ def tap_counts(run, name):
 def soak_table(out, s, where):
     if not s:
         return
-    out += ["Soak, %s (seed %d, %g s per backend):" % (where, s["seed"], s["seconds"]), "",
+    cpus = ", %d CPUs" % s["cpus"] if "cpus" in s else ""
+    out += ["Soak, %s (seed %d, %g s per backend%s):" % (where, s["seed"], s["seconds"], cpus), "",
             "| set | seconds | transactions | per s | element ops | packets | missed |",
             "|---|---|---|---|---|---|---|"]
     for r in s["sets"]:
         out.append("| %s | %.1f | %d | %.1f | %d | %d | %d |" % (
             r["set"], r["seconds"], r["transactions"], r["transactions"] / r["seconds"],
             r["element_ops"], r["packets"], r["miss"]))
+    out.append("")
+
+
+def gc_cell(g):
+    if isinstance(g, str):
+        return g
+    return ", ".join("%s %d" % kv for kv in sorted(g.items())) or "none probed"
+
+
+def stress_table(out, s, where):
+    if not s:
+        return
+    out += ["Stress, %s (seed %d, %g s per backend, %d CPUs, nft on CPU %d):" % (
+                where, s["seed"], s["seconds"], s["cpus"], s["nft_cpu"]), "",
+            "| set | seconds | commits | aborts | expired elements | GC scans (kprobes) | lookups "
+            "| false misses | false hits |",
+            "|---|---|---|---|---|---|---|---|---|"]
+    for r in s["sets"]:
+        c = r["counters"]
+        out.append("| %s | %.1f | %d | %d | %d | %s | %d | %d | %d |" % (
+            r["set"], r["seconds"], r["commits"], r["aborts"], r["expired_elements"],
+            gc_cell(r["gc_scans"]), r["lookups"], c["p_miss"], c["h_hit"]))
+    out.append("")
+
+
+def splat_lines(out, sp, where):
+    if not sp:
+        return
+    out.append("Kernel reports in the guest log, %s (%d lines scanned): %d" %
+               (where, sp["lines"], len(sp["reports"])))
+    for r in sp["reports"][:20]:
+        scope = ""
+        if "netfilter" in r:
+            scope = " [netfilter]" if r["netfilter"] else " [no netfilter function: not judged]"
+        out.append("- %s, line %d: %s (%s)%s" % (r["checker"], r["line"], r["first"], r["file"], scope))
     out.append("")
 
 
@@ -61,7 +97,8 @@ def main(argv):
         with open(info) as f:
             out += ["    " + line.rstrip() for line in f] + [""]
     out += ["| part | passed | failed | known (TODO) | skipped |", "|---|---|---|---|---|"]
-    for part in ("features", "differential", "faults", "commitalloc", "soak", "selftests", "splats", "smp"):
+    for part in ("features", "differential", "faults", "commitalloc", "soak", "stress", "selftests",
+                 "splats", "smp", "smpdebug"):
         c = tap_counts(run, part + ".tap")
         if c:
             out.append("| %s | %s |" % (part, " | ".join(map(str, c))))
@@ -83,17 +120,19 @@ def main(argv):
                    "N = %s (%.0f s)" % (len(f["runs"]), f["elements"], f["refused"], f["absorbed"],
                                         f["bad"], f["past_end"], f["seconds"]))
         out.append("")
-    for name, where in (("soak.json", "UML, 1 CPU"),
+    for name, where in (("soak.json", "UML"),
                         ("smp-patched/soak.json", "x86_64 patched, QEMU TCG, 2 vCPUs"),
                         ("smp-baseline/soak.json", "x86_64 baseline, QEMU TCG, 2 vCPUs")):
         soak_table(out, load(run, name), where)
-    sp = load(run, "splats/splats.json")
-    if sp:
-        out.append("Kernel reports in the guest log (%d lines scanned): %d" %
-                   (sp["lines"], len(sp["reports"])))
-        for r in sp["reports"][:20]:
-            out.append("- %s, line %d: %s (%s)" % (r["checker"], r["line"], r["first"], r["file"]))
-        out.append("")
+    stress_table(out, load(run, "stress.json"), "UML")
+    splat_lines(out, load(run, "splats/splats.json"), "UML")
+    for d in sorted(os.listdir(run)):
+        if not d.startswith("smp-") or d in ("smp-patched", "smp-baseline"):
+            continue
+        where = d[len("smp-"):]
+        soak_table(out, load(run, d + "/soak.json"), where)
+        stress_table(out, load(run, d + "/stress.json"), where)
+        splat_lines(out, load(run, d + "/splats/splats.json"), where)
     text = "\n".join(out)
     with open(os.path.join(run, "summary.md"), "w") as fh:
         fh.write(text)

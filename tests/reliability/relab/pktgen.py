@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0
+"""pktgen on the receive path of a dummy device, for the guest programs
+that look up sets while others change them (soak.py, stress.py).
+
+kpktgend_0 is bound to CPU 0: with several vCPUs, a program that pins
+itself elsewhere changes sets on another CPU while pktgen looks up."""
+import ipaddress
+import os
+import re
+import subprocess
+import threading
+
+PG = "/proc/net/pktgen"
+
+
+def pgset(dev, cmd):
+    # pgctrl drops the last byte of a write: it must be the newline
+    with open(os.path.join(PG, dev), "w") as f:
+        f.write(cmd + "\n")
+    # the result line of pktgen may end in bytes of an older, longer one
+    with open(os.path.join(PG, dev), "rb") as f:
+        res = f.read().decode(errors="replace")
+    if "Result: OK" not in res and dev != "pgctrl":
+        raise RuntimeError("pktgen %s: %r: %s" % (dev, cmd, res.split("Result:")[-1].strip()))
+
+
+def ensure_loaded():
+    if not os.path.exists(os.path.join(PG, "pgctrl")):
+        subprocess.run(["modprobe", "pktgen"], stderr=subprocess.DEVNULL)
+
+
+class Pktgen:
+    """pktgen on DEV's receive path (xmit_mode netif_receive), UDP, run in
+    a thread between start() and stop()."""
+
+    THREAD = "kpktgend_0"
+
+    def __init__(self, dev):
+        self.dev = dev
+        pgset(self.THREAD, "rem_device_all")
+        pgset(self.THREAD, "add_device %s" % dev)
+        for c in ("count 0", "pkt_size 60", "delay 0", "burst 8",
+                  "xmit_mode netif_receive", "dst_mac 02:00:00:00:00:01"):
+            pgset(dev, c)
+
+    def target(self, addr_lo, addr_hi, port_lo, port_hi):
+        for c in ("dst_min %s" % ipaddress.IPv4Address(addr_lo),
+                  "dst_max %s" % ipaddress.IPv4Address(addr_hi),
+                  "udp_dst_min %d" % port_lo, "udp_dst_max %d" % port_hi):
+            pgset(self.dev, c)
+
+    def start(self):
+        pgset(self.dev, "count 0")
+        self.t = threading.Thread(target=pgset, args=("pgctrl", "start"))
+        self.t.start()
+
+    def stop(self):
+        with open(os.path.join(PG, "pgctrl"), "w") as f:
+            f.write("stop\n")
+        self.t.join()
+
+    def sent(self):
+        with open(os.path.join(PG, self.dev), "rb") as f:
+            m = re.search(rb"pkts-sofar: (\d+)", f.read())
+        return int(m.group(1))
+
+    def release(self):
+        pgset(self.THREAD, "rem_device_all")

@@ -1,0 +1,66 @@
+#!/bin/bash
+# Usage: tests/reliability/smp-debug.sh RUNDIR SEED SECONDS [KERNEL ...]
+#
+# make check-debug's SMP part: the debug kernels with 2 CPUs, each booted
+# once to run the differential test, the churn soak and the concurrent
+# stress (tests/reliability/guest-debug.sh differential soak stress), so
+# that lookups and commits, GC and aborts run on different CPUs with the
+# checkers on.  KERNEL (default: all four):
+#   x86_64-6.12-debug   6.12 patched (our array), QEMU TCG: KASAN, lockdep,
+#                       PROVE_RCU, kmemleak, failslab, kprobe events
+#   x86_64-6.12-kcsan   6.12 patched, QEMU TCG: KCSAN, kprobe events
+#   um-7.3-baseline     7.3 as released (upstream's array), UML SMP: the
+#                       debug fragment (UML has no KCSAN)
+#   um-7.3-patched      7.3 with series v5, UML SMP, the debug fragment
+# TAP on stdout; each guest's files in RUNDIR/smp-KERNEL/.  SECONDS is the
+# soak and stress time per backend.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../../lib/tap.sh
+. "$top/lib/tap.sh"
+
+[ $# -ge 3 ] || tap_bail "usage: smp-debug.sh RUNDIR SEED SECONDS [KERNEL ...]"
+run=$1 seed=$2 secs=$3
+shift 3
+kernels=${*:-x86_64-6.12-debug x86_64-6.12-kcsan um-7.3-baseline um-7.3-patched}
+parts="differential soak stress"
+
+for k in $kernels; do
+	guest_opt=() lab_opt=(--cpus 2)
+	case "$k" in
+	x86_64-6.12-debug)
+		build=(--base 6.12 --with debug --with kprobes x86_64 patched retpoline)
+		lab_opt+=(--arch x86_64) ;;
+	x86_64-6.12-kcsan)
+		build=(--base 6.12 --with kcsan --with kprobes x86_64 patched retpoline)
+		lab_opt+=(--arch x86_64)
+		guest_opt=(--kcsan) ;;
+	um-7.3-baseline) build=(--base 7.3 --with debug um baseline retpoline) ;;
+	um-7.3-patched) build=(--base 7.3 --with debug um patched retpoline) ;;
+	*) tap_bail "unknown kernel $k (x86_64-6.12-debug x86_64-6.12-kcsan um-7.3-baseline um-7.3-patched)" ;;
+	esac
+	dir="$run/smp-$k"
+	mkdir -p "$dir"
+	kernel=$("$top/kernel/builder/build" "${build[@]}") || tap_bail "cannot build $k (${build[*]})"
+	cp "$kernel/BUILD-INFO" "$dir/BUILD-INFO"
+	start=$SECONDS
+	# Under TCG with KASAN the guest runs some 20 times slower than UML.
+	# shellcheck disable=SC2086 # parts is a word list
+	"$top/kernel/runner/lab-run" "${lab_opt[@]}" --kernel "$kernel" --results "$dir" --mem 2G \
+		--timeout $((2400 + 40 * ${secs%.*})) --append "ignore_loglevel log_buf_len=16M" -- \
+		"$top/tests/reliability/guest-debug.sh" "${guest_opt[@]}" "$seed" "$secs" - - $parts \
+		> "$dir/console.log" 2>&1
+	rc=$?
+	tap_diag "$k, 2 CPUs: guest exited $rc after $((SECONDS - start))s (console: $dir/console.log)"
+	tap_check "$k, 2 CPUs: the guest exited 0" test "$rc" -eq 0
+	tap_report "$k: " "$dir/features.tap" "$dir/console.log"
+	for p in $parts; do
+		tap_report "$k: " "$dir/$p.tap" "$dir/console.log"
+	done
+	leaks=()
+	grep -qx 'CONFIG_DEBUG_KMEMLEAK=y' "$kernel/config" && leaks=("$dir/kmemleak.txt")
+	python3 "$top/tests/reliability/splats.py" --config "$kernel/config" "$dir/console.log" \
+		"$dir/splats" "${leaks[@]}" > "$dir/splats.tap"
+	tap_forward "$k: " "$dir/splats.tap"
+done
+tap_end

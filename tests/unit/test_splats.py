@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of the kernel report scanner (tests/reliability/splats.py):
+which reports fail a debug run.  No kernel.
+
+python3 tests/unit/test_splats.py: TAP (lib/tap.py); -v: unittest's own
+runner."""
+import io
+import json
+import os
+import sys
+import tempfile
+import unittest
+from contextlib import redirect_stdout
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "reliability"))
+import splats  # noqa: E402
+
+RULE = "[   10.1] " + "=" * 66
+PKTGEN_RACE = [RULE, "[   10.1] BUG: KCSAN: data-race in pktgen_if_show / pktgen_xmit",
+               "[   10.1] ", "[   10.1] read to 0xffff888003c1e0a0 of 8 bytes by task 90 on cpu 1:",
+               "[   10.1]  pktgen_if_show+0x3b/0x9c0", RULE]
+NFT_RACE = [RULE, "[   11.2] BUG: KCSAN: data-race in __dev_queue_xmit / pktgen_xmit",
+            "[   11.2]  nft_do_chain+0x10/0x200", RULE]
+
+
+def scan(lines, config_lines):
+    """splats.py's exit status, TAP output and reports for a console LINES."""
+    with tempfile.TemporaryDirectory() as d:
+        log, cfg = os.path.join(d, "console.log"), os.path.join(d, "config")
+        with open(log, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        with open(cfg, "w") as f:
+            f.write("\n".join(config_lines) + "\n")
+        out = io.StringIO()
+        with redirect_stdout(out):
+            rc = splats.main(["splats.py", "--config", cfg, log, os.path.join(d, "out")])
+        with open(os.path.join(d, "out", "splats.json")) as f:
+            return rc, out.getvalue(), json.load(f)["reports"]
+
+
+class Kcsan(unittest.TestCase):
+    def test_race_outside_netfilter_is_kept_not_failed(self):
+        """a KCSAN race naming no netfilter function: kept as a splat, the run passes"""
+        rc, out, reports = scan(["boot"] + PKTGEN_RACE, ["CONFIG_KCSAN=y"])
+        self.assertEqual(rc, 0)
+        self.assertEqual([(r["checker"], r["netfilter"]) for r in reports], [("KCSAN", False)])
+        self.assertIn("ok 1 - kernel: no KCSAN report", out)
+        self.assertIn("(kept, not judged): 1", out)
+
+    def test_race_in_netfilter_fails(self):
+        """a KCSAN race with a netfilter frame fails the run, even after one outside it"""
+        rc, out, reports = scan(PKTGEN_RACE + NFT_RACE, ["CONFIG_KCSAN=y"])
+        self.assertEqual(rc, 1)
+        self.assertEqual([r["netfilter"] for r in reports], [False, True])
+        self.assertIn("not ok 1 - kernel: no KCSAN report in the guest log (1, first: ", out)
+
+    def test_no_kcsan_line_without_the_option(self):
+        """a kernel without CONFIG_KCSAN gets no KCSAN line (it could not fail)"""
+        rc, out, _ = scan(["boot"], ["CONFIG_KASAN=y"])
+        self.assertEqual(rc, 0)
+        self.assertNotIn("no KCSAN report", out)
+        self.assertIn("ok 1 - kernel: no KASAN report", out)
+
+
+class Kasan(unittest.TestCase):
+    def test_any_kasan_report_fails(self):
+        """a KASAN report fails the run wherever it is"""
+        rc, _, reports = scan(["BUG: KASAN: slab-use-after-free in pktgen_xmit+0x1/0x2"],
+                              ["CONFIG_KASAN=y"])
+        self.assertEqual(rc, 1)
+        self.assertEqual(reports[0]["checker"], "KASAN")
+
+
+if __name__ == "__main__":
+    import tap
+    sys.exit(tap.run_file(__file__))
