@@ -82,6 +82,8 @@ def splat_lines(out, sp, where):
         scope = ""
         if "netfilter" in r:
             scope = " [netfilter]" if r["netfilter"] else " [no netfilter function: not judged]"
+        if "known" in r:
+            scope = " [known, TODO: %s]" % r["known"]
         out.append("- %s, line %d: %s (%s)%s" % (r["checker"], r["line"], r["first"], r["file"], scope))
     out.append("")
 
