@@ -192,9 +192,16 @@ check_arch() {
 }
 
 # lab_cpus KDIR: the vCPUs a lab guest of the kernel in KDIR uses for
-# functional tests: 2 where the kernel has SMP (UML: the 7.3 base), else 1.
+# functional tests: 2 where the kernel can run on 2 (UML: SMP, the 7.3
+# base; x86_64: SMP and ACPI, kernel/config/extra-smp.config), else 1.
 lab_cpus() {
-	if grep -qx 'CONFIG_SMP=y' "$1/config"; then echo 2; else echo 1; fi
+	if grep -qx 'CONFIG_SMP=y' "$1/config" &&
+		{ grep -qx 'CONFIG_UML=y' "$1/config" ||
+			grep -qx 'CONFIG_ACPI=y' "$1/config"; }; then
+		echo 2
+	else
+		echo 1
+	fi
 }
 
 # Serialises everything that checks out or builds in the base's source tree.

@@ -7,7 +7,8 @@
 # that lookups and commits, GC and aborts run on different CPUs with the
 # checkers on.  KERNEL (default: all four):
 #   x86_64-6.12-debug   6.12 patched (our array), QEMU TCG: KASAN, lockdep,
-#                       PROVE_RCU, kmemleak, failslab, kprobe events
+#                       PROVE_RCU, kmemleak, failslab, kprobe events, ACPI
+#                       (--with smp: QEMU's vCPUs are found through it)
 #   x86_64-6.12-kcsan   6.12 patched, QEMU TCG: KCSAN, kprobe events
 #   um-7.3-baseline     7.3 as released (upstream's array), UML SMP: the
 #                       debug fragment (UML has no KCSAN)
@@ -29,10 +30,10 @@ for k in $kernels; do
 	guest_opt=() lab_opt=(--cpus 2)
 	case "$k" in
 	x86_64-6.12-debug)
-		build=(--base 6.12 --with debug --with kprobes x86_64 patched retpoline)
+		build=(--base 6.12 --with debug --with kprobes --with smp x86_64 patched retpoline)
 		lab_opt+=(--arch x86_64) ;;
 	x86_64-6.12-kcsan)
-		build=(--base 6.12 --with kcsan --with kprobes x86_64 patched retpoline)
+		build=(--base 6.12 --with kcsan --with kprobes --with smp x86_64 patched retpoline)
 		lab_opt+=(--arch x86_64)
 		guest_opt=(--kcsan) ;;
 	um-7.3-baseline) build=(--base 7.3 --with debug um baseline retpoline) ;;

@@ -41,11 +41,11 @@ end the churn elements without timeout are deleted and, once every timeout
 has passed, pktgen sends to the churn block: every packet must miss
 (deleted and expired elements stopped matching).
 
-Where the kernel has kprobe events (the x86_64 debug kernels), the
-backends' garbage collection scans are counted with kprobes; elsewhere
-the report says they were not counted.  Output: TAP, the report (JSON) in
---report: per backend the commits, aborts, GC scans, expired elements and
-lookups.
+Where the kernel has kprobe events (the x86_64 debug kernels), the calls
+of garbage collection's functions are counted with kprobes (GC_FUNCS);
+elsewhere the report says they were not counted.  Output: TAP, the report
+(JSON) in --report: per backend the commits, aborts, GC calls, expired
+elements and lookups.
 """
 import argparse
 import ipaddress
@@ -71,9 +71,14 @@ SLOTS = 64                    # 10.2.1.0/24: 64 churn slots of 4 addresses
 PORTS = (5000, 5003)
 KINDS = [k for k in model.KINDS if k.name in ("rbtree_timeout", "pipapo_timeout", "rhash_timeout")]
 COUNTERS = ("p_hit", "p_miss", "h_hit", "h_miss", "c_hit", "c_miss")
-# The functions of a GC scan, per backend, 6.12 and 7.3 names; a kernel
-# probes those it has as functions (an inlined one is not in kallsyms).
-GC_SCANS = ("nft_rbtree_gc", "nft_rbtree_gc_scan", "pipapo_gc_scan", "nft_rhash_gc")
+# Garbage collection's functions, 6.12 and 7.3 names: a scan of the set
+# (nft_rbtree_gc, nft_rbtree_gc_scan, pipapo_gc_scan, the work function
+# nft_rhash_gc) or one call per element collected (the rbtree's
+# nft_rbtree_gc_defer of the 6.12 lab array, nft_rbtree_gc_elem_move of 7.3).
+# A kernel probes those it has as functions (an inlined one is not in
+# kallsyms): the report names what it counted.
+GC_FUNCS = ("nft_rbtree_gc", "nft_rbtree_gc_scan", "nft_rbtree_gc_defer", "nft_rbtree_gc_elem_move",
+            "pipapo_gc_scan", "nft_rhash_gc")
 TRACEFS = "/sys/kernel/tracing"
 ENFILE_TEXT = "Too many open files in system"
 # An expiring element's key is not reused before this long after its
@@ -95,7 +100,8 @@ def block_elements(kind, lo, hi):
 
 
 class GcProbes:
-    """kprobe events on the GC scan functions, counted in kprobe_profile."""
+    """kprobe events on garbage collection's functions, counted in
+    kprobe_profile."""
 
     def __init__(self):
         self.syms, self.why = [], None
@@ -106,13 +112,20 @@ class GcProbes:
             return
         with open("/proc/kallsyms") as f:
             funcs = {w[2] for w in (line.split() for line in f) if w[1] in "tT"}
-        self.syms = [s for s in GC_SCANS if s in funcs]
+        self.syms = [s for s in GC_FUNCS if s in funcs]
         if not self.syms:
-            self.why = "none of %s is a function in this kernel" % ", ".join(GC_SCANS)
+            self.why = "none of %s is a function in this kernel" % ", ".join(GC_FUNCS)
             return
         with open(TRACEFS + "/kprobe_events", "w") as f:
             for s in self.syms:
                 f.write("p:relab_%s %s\n" % (s, s))
+        # A kprobe event counts its hits only while it is enabled.
+        self.enable("1")
+
+    def enable(self, on):
+        for s in self.syms:
+            with open("%s/events/kprobes/relab_%s/enable" % (TRACEFS, s), "w") as f:
+                f.write(on + "\n")
 
     def counts(self):
         if not self.syms:
@@ -127,6 +140,7 @@ class GcProbes:
 
     def remove(self):
         if self.syms:
+            self.enable("0")
             with open(TRACEFS + "/kprobe_events", "w") as f:
                 f.write("")
 
@@ -322,10 +336,10 @@ def run_kind(kind, args, tap, rng, gc):
     res = {"set": name, "seconds": round(elapsed, 1), "commits": commits, "aborts": s.ops["abort"],
            "ops": s.ops, "expired_elements": s.expired, "lookups": sent, "counters": c,
            "end_probe": probe, "failed_transactions": s.failed[:10],
-           "gc_scans": ({k: gc_after.get(k, 0) - gc_before.get(k, 0) for k in gc.syms}
+           "gc_calls": ({k: gc_after.get(k, 0) - gc_before.get(k, 0) for k in gc.syms}
                         if gc.syms else "not counted: %s" % gc.why)}
-    print("# stress: %s: %.1fs, %d commits, %d aborts, %d expired elements, %d lookups, GC scans: %s" %
-          (name, elapsed, commits, s.ops["abort"], s.expired, sent, res["gc_scans"]))
+    print("# stress: %s: %.1fs, %d commits, %d aborts, %d expired elements, %d lookups, GC calls: %s" %
+          (name, elapsed, commits, s.ops["abort"], s.expired, sent, res["gc_calls"]))
     return res
 
 

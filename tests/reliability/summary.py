@@ -62,14 +62,14 @@ def stress_table(out, s, where):
         return
     out += ["Stress, %s (seed %d, %g s per backend, %d CPUs, nft on CPU %d):" % (
                 where, s["seed"], s["seconds"], s["cpus"], s["nft_cpu"]), "",
-            "| set | seconds | commits | aborts | expired elements | GC scans (kprobes) | lookups "
+            "| set | seconds | commits | aborts | expired elements | GC calls (kprobes) | lookups "
             "| false misses | false hits |",
             "|---|---|---|---|---|---|---|---|---|"]
     for r in s["sets"]:
         c = r["counters"]
         out.append("| %s | %.1f | %d | %d | %d | %s | %d | %d | %d |" % (
             r["set"], r["seconds"], r["commits"], r["aborts"], r["expired_elements"],
-            gc_cell(r["gc_scans"]), r["lookups"], c["p_miss"], c["h_hit"]))
+            gc_cell(r["gc_calls"]), r["lookups"], c["p_miss"], c["h_hit"]))
     out.append("")
 
 
