@@ -23,7 +23,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 [ $# -ge 3 ] || tap_bail "usage: smp-debug.sh RUNDIR SEED SECONDS [KERNEL ...]"
 run=$1 seed=$2 secs=$3
 shift 3
-kernels=${*:-x86_64-6.12-debug x86_64-6.12-kcsan um-7.3-baseline um-7.3-patched}
+kernels=${*:-um-7.3-baseline um-7.3-patched x86_64-6.12-debug x86_64-6.12-kcsan}
 parts="differential soak stress"
 
 for k in $kernels; do
