@@ -21,6 +21,10 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/lib/tap.sh"
 
 [ $# -ge 3 ] || tap_bail "usage: smp-debug.sh RUNDIR SEED SECONDS [KERNEL ...]"
+# The kernels come from two bases: each is built from its own series and
+# booted with its own base's guest (nft), whatever base the caller's
+# environment holds (check-debug.sh exports 6.12's).
+unset NFTLAB_BASE NFTLAB_PATCHES NFTLAB_SERIES_PREFIX
 run=$1 seed=$2 secs=$3
 shift 3
 kernels=${*:-um-7.3-baseline um-7.3-patched x86_64-6.12-debug x86_64-6.12-kcsan}
@@ -31,13 +35,17 @@ for k in $kernels; do
 	case "$k" in
 	x86_64-6.12-debug)
 		build=(--base 6.12 --with debug --with kprobes --with smp x86_64 patched retpoline)
-		lab_opt+=(--arch x86_64) ;;
+		lab_opt+=(--base 6.12 --arch x86_64) ;;
 	x86_64-6.12-kcsan)
 		build=(--base 6.12 --with kcsan --with kprobes --with smp x86_64 patched retpoline)
-		lab_opt+=(--arch x86_64)
+		lab_opt+=(--base 6.12 --arch x86_64)
 		guest_opt=(--kcsan) ;;
-	um-7.3-baseline) build=(--base 7.3 --with debug um baseline retpoline) ;;
-	um-7.3-patched) build=(--base 7.3 --with debug um patched retpoline) ;;
+	um-7.3-baseline)
+		build=(--base 7.3 --with debug um baseline retpoline)
+		lab_opt+=(--base 7.3) ;;
+	um-7.3-patched)
+		build=(--base 7.3 --with debug um patched retpoline)
+		lab_opt+=(--base 7.3) ;;
 	*) tap_bail "unknown kernel $k (x86_64-6.12-debug x86_64-6.12-kcsan um-7.3-baseline um-7.3-patched)" ;;
 	esac
 	dir="$run/smp-$k"
