@@ -44,6 +44,8 @@ PORT0, PERSIST_PORTS = 5000, 4
 CHURN_ADDR0 = A0 + 4096      # 10.1.16.0 up: keys pktgen never sends to (until the end)
 KINDS = [k for k in model.KINDS if k.name in
          ("hash_fast", "hash", "rhash", "bitmap", "rbtree", "pipapo")]
+# The transactions a step draws from; "add" twice: the churn grows.
+OPS = ("add", "add", "delete", "flush", "readd", "swap")
 
 
 def sh(*argv):
@@ -146,7 +148,7 @@ class Soak:
         return True
 
     def step(self):
-        op = self.rng.choice(("add", "add", "delete", "flush", "readd", "swap"))
+        op = self.rng.choice(self.args.ops)
         n = self.rng.randint(1, self.args.batch)
         if op == "add":
             new = self.random_churn(n)
@@ -255,12 +257,26 @@ def main(argv=None):
     ap.add_argument("--batch", type=int, default=32, help="largest churn batch (default 32)")
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--report")
+    ap.add_argument("--ops", default=",".join(OPS),
+                    help="transactions to draw from, comma-separated, a name twice to draw it "
+                         "twice as often (default %(default)s)")
+    ap.add_argument("--sets", default=",".join(k.name for k in KINDS),
+                    help="backends, comma-separated (default %(default)s)")
     args = ap.parse_args(argv)
+    args.ops = args.ops.split(",")
+    bad = sorted(set(args.ops) - set(OPS))
+    if bad:
+        ap.error("--ops: unknown %s (known: %s)" % (", ".join(bad), ", ".join(sorted(set(OPS)))))
+    names = args.sets.split(",")
+    bad = sorted(set(names) - {k.name for k in KINDS})
+    if bad:
+        ap.error("--sets: unknown %s (known: %s)" % (", ".join(bad), ", ".join(k.name for k in KINDS)))
+    kinds = [k for k in KINDS if k.name in names]
     if args.seed is None:
         args.seed = int(time.time())
     tap = Tap()
     report = {"seed": args.seed, "seconds": args.seconds, "cpus": len(os.sched_getaffinity(0)),
-              "sets": []}
+              "ops": args.ops, "sets": []}
     print("# soak: seed %d, %gs per backend" % (args.seed, args.seconds))
     rng = random.Random(args.seed)
     try:
@@ -268,7 +284,7 @@ def main(argv=None):
         subprocess.run(["ip", "link", "del", DEV], stderr=subprocess.DEVNULL)
         sh("ip", "link", "add", DEV, "type", "dummy")
         sh("ip", "link", "set", DEV, "up")
-        for kind in KINDS:
+        for kind in kinds:
             report["sets"].append(run_kind(kind, args, tap, rng))
     except (RuntimeError, OSError, subprocess.CalledProcessError, nftio.NftError) as e:
         tap.ok(False, "soak: ran to the end", str(e))
