@@ -42,7 +42,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tap import Tap  # noqa: E402
+from tap import Tap, done  # noqa: E402
 from faults import failslab_ready, nft, run_once  # noqa: E402
 
 DEV = "relabca0"
@@ -122,8 +122,7 @@ def main(argv=None):
     report = {"runs": []}
 
     if not failslab_ready(tap, "commit-alloc"):
-        print("1..%d" % tap.n)
-        return 1
+        return done(tap)
     setup()
     want = sorted(LIVE_KEYS, key=socket.inet_aton)
     got = probe()
@@ -183,8 +182,7 @@ def main(argv=None):
     if args.report:
         with open(args.report, "w") as f:
             json.dump(report, f, indent=1)
-    print("1..%d" % tap.n)
-    return tap.status()
+    return done(tap)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
-from tap import Tap  # noqa: E402
+from tap import Tap, done  # noqa: E402
 
 FAILSLAB = "/sys/kernel/debug/failslab"
 KEEP = """table inet keep {
@@ -145,8 +145,7 @@ def main(argv=None):
     report = {"elements": args.elements, "runs": []}
 
     if not failslab_ready(tap, "faults"):
-        print("1..%d" % tap.n)
-        return 1
+        return done(tap)
     script = bulk_script(args.elements)
     subprocess.run(["nft", "delete", "table", "inet", "bulk"], stderr=subprocess.DEVNULL)
     subprocess.run(["nft", "delete", "table", "inet", "keep"], stderr=subprocess.DEVNULL)
@@ -214,8 +213,7 @@ def main(argv=None):
         with open(args.report, "w") as f:
             json.dump(report, f, indent=1)
     nft("delete", "table", "inet", "keep")
-    print("1..%d" % tap.n)
-    return tap.status()
+    return done(tap)
 
 
 if __name__ == "__main__":

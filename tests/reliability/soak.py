@@ -35,7 +35,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 from relab import model, nftio  # noqa: E402
 from relab.pktgen import Pktgen, ensure_loaded  # noqa: E402
-from tap import Tap  # noqa: E402
+from tap import Tap, done  # noqa: E402
 
 DEV, TABLE = "rsoak0", "rsoak"
 A0 = int(ipaddress.IPv4Address("10.1.0.0"))
@@ -294,8 +294,7 @@ def main(argv=None):
         if args.report:
             with open(args.report, "w") as f:
                 json.dump(report, f, indent=1)
-    print("1..%d" % tap.n)
-    return tap.status()
+    return done(tap)
 
 
 if __name__ == "__main__":

@@ -68,10 +68,10 @@ KCSAN_END = re.compile(r"^\s*(\[[^]]*\]\s*)?={20,}\s*$")
 
 def in_netfilter(lines, i):
     """Whether the KCSAN report at line I names a netfilter function."""
-    for line in lines[i:i + 80]:
+    for j, line in enumerate(lines[i:i + 80]):
         if NETFILTER.search(line):
             return True
-        if line is not lines[i] and KCSAN_END.search(line):
+        if j and KCSAN_END.search(line):
             return False
     return False
 
