@@ -20,6 +20,11 @@ set, one `nft -f` transaction at a time, in random order:
 Pass: miss = 0 and hit = the packets pktgen sent.  Then the churn elements
 are deleted and pktgen sends to their keys: every packet must miss (deleted
 elements stopped matching).  Output: TAP, the report (JSON) in --report.
+
+--reproducer gives a stable fix's reproducer's exit status instead (see
+kernel/checks/check-series, part "stable"): 0 every check passed, 1 a
+persistent key missed and nothing else failed (reproduced), 2 anything else
+(setup, a refused transaction, a false hit).
 """
 import argparse
 import ipaddress
@@ -262,6 +267,8 @@ def main(argv=None):
                          "twice as often (default %(default)s)")
     ap.add_argument("--sets", default=",".join(k.name for k in KINDS),
                     help="backends, comma-separated (default %(default)s)")
+    ap.add_argument("--reproducer", action="store_true",
+                    help="exit 0 (passed), 1 (a persistent key missed) or 2 (other failure)")
     args = ap.parse_args(argv)
     args.ops = args.ops.split(",")
     bad = sorted(set(args.ops) - set(OPS))
@@ -294,7 +301,14 @@ def main(argv=None):
         if args.report:
             with open(args.report, "w") as f:
                 json.dump(report, f, indent=1)
-    return done(tap)
+    status = done(tap)
+    if not args.reproducer or status == 0:
+        return status
+    missed = [r["set"] for r in report["sets"] if r["miss"]]
+    # reproduced: the only failures are the misses, one per set that missed
+    if missed and tap.failed == len(missed):
+        return 1
+    return 2
 
 
 if __name__ == "__main__":
