@@ -54,18 +54,21 @@ CHECKERS = [
 ]
 KMEMLEAK = r"unreferenced object 0x"
 # Reports of kernel bugs outside netfilter that the lab's kernels show:
-# (checker, pattern of the report's first lines, pattern of its stack, why).
+# (checker, pattern of the report's first lines, pattern of its stack,
+# whether only before the boot ended (BOOT_END), why).
 KNOWN = [
-    ("RCU", r"Callback enqueued on offline CPU", r"os_start_secondary",
+    ("RCU", r"Callback enqueued on offline CPU", r"os_start_secondary", False,
      "7.3 UML SMP boot: os_start_secondary() kfree()s its data before the CPU "
      "is online (arch/um/os-Linux/smp.c) and kmemleak's free path calls "
      "call_rcu(); not netfilter"),
-    ("RCU", r"rcu_sched detected stalls", r"Stopper: multi_cpu_stop",
+    ("RCU", r"rcu_sched detected stalls", r"Stopper: multi_cpu_stop", True,
      "x86_64 debug kernel under QEMU TCG, at boot: a stall reported while "
      "stop_machine() switches the clocksource to the refined TSC "
      "(timekeeping_notify()), in 2 of its 3 boots with 2 vCPUs so far, before any "
      "test; not netfilter"),
 ]
+# The kernel frees its init memory just before it starts init.
+BOOT_END = re.compile(r"Freeing unused kernel image")
 NETFILTER = re.compile(r"\b(nft_|nf_|nfnetlink|nfnl_|__nft_|__nf_)")
 # A KCSAN report ends with a line of "=" (it starts after one).
 KCSAN_END = re.compile(r"^\s*(\[[^]]*\]\s*)?={20,}\s*$")
@@ -108,7 +111,10 @@ def known_reason(checker, lines, i, end):
     text = "\n".join(lines[i:min(i + 60, end)])
     if NETFILTER.search(text):
         return None
-    for c, first, stack, why in KNOWN:
+    booted = any(BOOT_END.search(line) for line in lines[:i])
+    for c, first, stack, boot_only, why in KNOWN:
+        if boot_only and booted:
+            continue
         if c == checker and re.search(first, text) and re.search(stack, text):
             return why
     return None

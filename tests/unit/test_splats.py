@@ -102,6 +102,13 @@ class Known(unittest.TestCase):
         self.assertIn("refined TSC", reports[0]["known"])
         self.assertIn("# TODO x86_64 debug kernel under QEMU TCG", out)
 
+    def test_boot_stall_pattern_after_boot_still_fails(self):
+        """the same stall once the kernel started init (a test's stop_machine()) is not known"""
+        rc, out, _ = scan(["Freeing unused kernel image (initmem) memory: 3120K"] + TCG_BOOT_STALL,
+                          ["CONFIG_PROVE_RCU=y"])
+        self.assertEqual(rc, 1)
+        self.assertNotIn("# TODO", out)
+
     def test_known_pattern_naming_netfilter_still_fails(self):
         """a report that matches KNOWN but names a netfilter function is not known"""
         rc, out, _ = scan(TCG_BOOT_STALL + [" nft_rbtree_commit+0x1/0x2"], ["CONFIG_PROVE_RCU=y"])
