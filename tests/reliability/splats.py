@@ -103,15 +103,15 @@ def enabled(config_path):
     return [c for c, _ in CHECKERS if OPTIONS[c] is None or OPTIONS[c] in opts]
 
 
-def known_reason(checker, lines, i, end):
+def known_reason(checker, lines, i, end, boot_end):
     """Why the report at line I (which ends before line END, the next
-    report's) is a known bug outside netfilter, or None (also when the
-    report names a netfilter function)."""
+    report's; the boot ended at line BOOT_END) is a known bug outside
+    netfilter, or None (also when the report names a netfilter function)."""
     # at most the lines a splat file keeps (a stall's NMI backtraces come late)
     text = "\n".join(lines[i:min(i + 60, end)])
     if NETFILTER.search(text):
         return None
-    booted = any(BOOT_END.search(line) for line in lines[:i])
+    booted = i > boot_end
     for c, first, stack, boot_only, why in KNOWN:
         if boot_only and booted:
             continue
@@ -140,6 +140,7 @@ def main(argv):
             leak_missing = True
     os.makedirs(outdir, exist_ok=True)
     found = scan(lines)
+    boot_end = next((n for n, line in enumerate(lines) if BOOT_END.search(line)), len(lines))
     reports = []
     for n, (checker, i) in enumerate(found, 1):
         path = os.path.join(outdir, "splat-%d.txt" % n)
@@ -150,7 +151,7 @@ def main(argv):
         if checker == "KCSAN":
             r["netfilter"] = in_netfilter(lines, i)
         end = found[n][1] if n < len(found) else len(lines)
-        why = known_reason(checker, lines, i, end)
+        why = known_reason(checker, lines, i, end, boot_end)
         if why:
             r["known"] = why
         reports.append(r)
