@@ -38,13 +38,14 @@ all_groups="reported_issues correctness concurrency timeout"
 quick_groups=reported_issues
 groups_off=${NFTLAB_SELFTEST_GROUPS:-$quick_groups}
 groups_on=${NFTLAB_SELFTEST_GROUPS:-correctness}
-# One reported issue leaves 6.12's make check: net_port_proto_match (200
-# elements added one nft command at a time, with packets before and
-# after each) took 213 s of the 6.12 run's 296 s, and the 7.3 run has
-# the same case (273 s): make check runs it there, on the series for
-# nf-next, and make check-full on both bases.
-omit_bugs=
-[ "$NFTLAB_BASE" = 6.12 ] && omit_bugs=net_port_proto_match
+# One reported issue leaves make check on both bases: net_port_proto_match
+# (200 elements added one nft command at a time, with packets before and
+# after each) took 213 s of the 6.12 run's 296 s, and 319 s of the 7.3
+# run's 385 s (2 vCPUs, AMD EPYC, 2026-12-04), the longest step of a
+# make check that missed its 15-minute warm budget.  make check-full runs it on
+# both bases; make check's reliability steps compare pipapo's lookups of
+# concatenated intervals with the model in the same patched kernels.
+omit_bugs=net_port_proto_match
 # make check also sets upstream's own knob for a slow machine, which
 # UML is for a script that forks nft and a packet sender per check:
 # flush_remove_add goes from 100 rounds to 10, which took 67 s of the 7.3
