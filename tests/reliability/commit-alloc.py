@@ -44,6 +44,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tap import Tap, done  # noqa: E402
 from faults import failslab_ready, nft, run_once  # noqa: E402
+from relab import report as relab_report  # noqa: E402
 
 DEV = "relabca0"
 # INTERVALS intervals 10.0.I.1-10.0.I.9; the odd ones get a timeout of a
@@ -179,9 +180,7 @@ def main(argv=None):
            "stopped after %d runs" % runs)
     subprocess.run(["nft", "delete", "table", "inet", "relabca"], stderr=subprocess.DEVNULL)
     subprocess.run(["ip", "link", "del", DEV], stderr=subprocess.DEVNULL)
-    if args.report:
-        with open(args.report, "w") as f:
-            json.dump(report, f, indent=1)
+    relab_report.write(args.report, report)
     return done(tap)
 
 

@@ -31,7 +31,6 @@ is printed; --seed reproduces any run.  Output: TAP on stdout, the report
 """
 import argparse
 import ipaddress
-import json
 import os
 import random
 import socket
@@ -41,7 +40,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
-from relab import model, nftio  # noqa: E402
+from relab import model, nftio, report as relab_report  # noqa: E402
 from tap import Tap  # noqa: E402
 
 FAMILY, TABLE, DEV = "inet", "reldiff", "reldiff0"
@@ -265,9 +264,7 @@ def main(argv=None):
         run.tap.ok(False, "differential: ran to the end", str(e))
     finally:
         teardown()
-        if args.report:
-            with open(args.report, "w") as f:
-                json.dump(run.report, f, indent=1)
+        relab_report.write(args.report, run.report)
     print("1..%d" % run.tap.n)
     return run.tap.status()
 

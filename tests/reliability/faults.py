@@ -30,6 +30,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from relab import report as relab_report  # noqa: E402
 from tap import Tap, done  # noqa: E402
 
 FAILSLAB = "/sys/kernel/debug/failslab"
@@ -209,9 +211,7 @@ def main(argv=None):
     report["messages"] = messages
     for m in messages[:10]:
         print("# faults: message: %s" % m)
-    if args.report:
-        with open(args.report, "w") as f:
-            json.dump(report, f, indent=1)
+    relab_report.write(args.report, report)
     nft("delete", "table", "inet", "keep")
     return done(tap)
 

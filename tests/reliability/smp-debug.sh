@@ -19,6 +19,8 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../../lib/tap.sh
 . "$top/lib/tap.sh"
+# shellcheck source=guest-tap.sh
+. "$top/tests/reliability/guest-tap.sh"
 
 [ $# -ge 3 ] || tap_bail "usage: smp-debug.sh RUNDIR SEED SECONDS [KERNEL ...]"
 # The kernels come from two bases: each is built from its own series and
@@ -60,16 +62,10 @@ for k in $kernels; do
 		"$top/tests/reliability/guest-debug.sh" "${guest_opt[@]}" "$seed" "$secs" - - $parts \
 		> "$dir/console.log" 2>&1
 	rc=$?
-	tap_diag "$k, 2 CPUs: guest exited $rc after $((SECONDS - start))s (console: $dir/console.log)"
-	tap_check "$k, 2 CPUs: the guest exited 0" test "$rc" -eq 0
-	tap_report "$k: " "$dir/features.tap" "$dir/console.log"
-	for p in $parts; do
-		tap_report "$k: " "$dir/$p.tap" "$dir/console.log"
-	done
-	leaks=()
-	grep -qx 'CONFIG_DEBUG_KMEMLEAK=y' "$kernel/config" && leaks=("$dir/kmemleak.txt")
-	python3 "$top/tests/reliability/splats.py" --config "$kernel/config" "$dir/console.log" \
-		"$dir/splats" "${leaks[@]}" > "$dir/splats.tap"
-	tap_forward "$k: " "$dir/splats.tap"
+	# The KCSAN kernel has no kmemleak.
+	kmemleak=
+	grep -qx 'CONFIG_DEBUG_KMEMLEAK=y' "$kernel/config" && kmemleak=$dir/kmemleak.txt
+	# shellcheck disable=SC2086 # parts is a word list
+	guest_tap "$k, 2 CPUs: " "$dir" "$rc" "$((SECONDS - start))" "$kernel/config" "$kmemleak" $parts
 done
 tap_end

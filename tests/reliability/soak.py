@@ -28,7 +28,6 @@ persistent key missed and nothing else failed (reproduced), 2 anything else
 """
 import argparse
 import ipaddress
-import json
 import os
 import random
 import re
@@ -38,8 +37,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
-from relab import model, nftio  # noqa: E402
-from relab.pktgen import Pktgen, ensure_loaded  # noqa: E402
+from relab import model, nftio, report as relab_report  # noqa: E402
+from relab.pktgen import Pktgen, ensure_loaded, receive_device  # noqa: E402
 from tap import Tap, done  # noqa: E402
 
 DEV, TABLE = "rsoak0", "rsoak"
@@ -51,10 +50,6 @@ KINDS = [k for k in model.KINDS if k.name in
          ("hash_fast", "hash", "rhash", "bitmap", "rbtree", "pipapo")]
 # The transactions a step draws from; "add" twice: the churn grows.
 OPS = ("add", "add", "delete", "flush", "readd", "swap")
-
-
-def sh(*argv):
-    subprocess.run(argv, check=True)
 
 
 def counters():
@@ -288,19 +283,13 @@ def main(argv=None):
     rng = random.Random(args.seed)
     try:
         ensure_loaded()
-        subprocess.run(["ip", "link", "del", DEV], stderr=subprocess.DEVNULL)
-        sh("ip", "link", "add", DEV, "type", "dummy")
-        sh("ip", "link", "set", DEV, "up")
-        for kind in kinds:
-            report["sets"].append(run_kind(kind, args, tap, rng))
+        with receive_device(DEV, TABLE):
+            for kind in kinds:
+                report["sets"].append(run_kind(kind, args, tap, rng))
     except (RuntimeError, OSError, subprocess.CalledProcessError, nftio.NftError) as e:
         tap.ok(False, "soak: ran to the end", str(e))
     finally:
-        subprocess.run(["nft", "delete", "table", "netdev", TABLE], stderr=subprocess.DEVNULL)
-        subprocess.run(["ip", "link", "del", DEV], stderr=subprocess.DEVNULL)
-        if args.report:
-            with open(args.report, "w") as f:
-                json.dump(report, f, indent=1)
+        relab_report.write(args.report, report)
     status = done(tap)
     if not args.reproducer or status == 0:
         return status

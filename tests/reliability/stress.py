@@ -49,7 +49,6 @@ elements and lookups.
 """
 import argparse
 import ipaddress
-import json
 import os
 import random
 import re
@@ -59,8 +58,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
-from relab import model, nftio  # noqa: E402
-from relab.pktgen import Pktgen, ensure_loaded  # noqa: E402
+from relab import model, nftio, report as relab_report  # noqa: E402
+from relab.pktgen import Pktgen, ensure_loaded, receive_device  # noqa: E402
 from tap import Tap, done  # noqa: E402
 
 DEV, TABLE = "rstress0", "rstress"
@@ -371,21 +370,15 @@ def main(argv=None):
     try:
         ensure_loaded()
         gc = GcProbes()
-        subprocess.run(["ip", "link", "del", DEV], stderr=subprocess.DEVNULL)
-        subprocess.run(["ip", "link", "add", DEV, "type", "dummy"], check=True)
-        subprocess.run(["ip", "link", "set", DEV, "up"], check=True)
-        for kind in KINDS:
-            report["sets"].append(run_kind(kind, args, tap, rng, gc))
+        with receive_device(DEV, TABLE):
+            for kind in KINDS:
+                report["sets"].append(run_kind(kind, args, tap, rng, gc))
     except (RuntimeError, OSError, subprocess.CalledProcessError, nftio.NftError) as e:
         tap.ok(False, "stress: ran to the end", str(e))
     finally:
         if gc:
             gc.remove()
-        subprocess.run(["nft", "delete", "table", "netdev", TABLE], stderr=subprocess.DEVNULL)
-        subprocess.run(["ip", "link", "del", DEV], stderr=subprocess.DEVNULL)
-        if args.report:
-            with open(args.report, "w") as f:
-                json.dump(report, f, indent=1)
+        relab_report.write(args.report, report)
     return done(tap)
 
 

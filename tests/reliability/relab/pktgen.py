@@ -4,6 +4,7 @@ that look up sets while others change them (soak.py, stress.py).
 
 kpktgend_0 is bound to CPU 0: with several vCPUs, a program that pins
 itself elsewhere changes sets on another CPU while pktgen looks up."""
+import contextlib
 import ipaddress
 import os
 import re
@@ -22,6 +23,22 @@ def pgset(dev, cmd):
         res = f.read().decode(errors="replace")
     if "Result: OK" not in res and dev != "pgctrl":
         raise RuntimeError("pktgen %s: %r: %s" % (dev, cmd, res.split("Result:")[-1].strip()))
+
+
+@contextlib.contextmanager
+def receive_device(dev, netdev_table):
+    """A dummy device DEV, up, for pktgen to send into, for the time of the
+    with block.  On the way out, even after an error, the netdev table
+    NETDEV_TABLE, whose chains hook DEV, is deleted first, then DEV."""
+    # one left behind by an interrupted run
+    subprocess.run(["ip", "link", "del", dev], stderr=subprocess.DEVNULL)
+    try:
+        subprocess.run(["ip", "link", "add", dev, "type", "dummy"], check=True)
+        subprocess.run(["ip", "link", "set", dev, "up"], check=True)
+        yield
+    finally:
+        subprocess.run(["nft", "delete", "table", "netdev", netdev_table], stderr=subprocess.DEVNULL)
+        subprocess.run(["ip", "link", "del", dev], stderr=subprocess.DEVNULL)
 
 
 def ensure_loaded():
