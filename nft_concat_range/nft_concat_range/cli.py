@@ -188,6 +188,12 @@ def t0_main(argv=None):
     c.add_argument("--where", metavar="BACKENDS", type=t0cells.cell_backends,
                    help="only the retpoline less spectre_v2=off table of these cells, by where the"
                         " instructions go, for the runs counted with run --per-function")
+    c.add_argument("--function", metavar="NAMES",
+                   help="only the instructions per packet spent in these kernel functions (comma-separated,"
+                        " summed), every cell, for the runs counted with run --per-function")
+    c.add_argument("--kernels", metavar="LABELS",
+                   help="only the kernels of these labels, comma-separated, in this order (e.g. '7.3 baseline'"
+                        " of a run that also counted another patched kernel)")
     args = ap.parse_args(argv)
     if args.cmd == "compare":
         from . import t0compare

@@ -82,8 +82,12 @@ FUNC_CATEGORY = {
     # the hook function instead.  nf_hook_nft_entry() is the entries'
     # hook function while nf_tables is installed in the static call: the
     # lab knob's forced indirect call reaches it, and it jumps through
-    # the static call.
+    # the static call.  7.3's patch 5 tests no key per entry: while
+    # nf_tables is installed the nf_hook_slow static call reaches
+    # nf_hook_slow_nft(), nf_hook_slow()'s loop with the compare, and
+    # nf_hook_slow() otherwise.
     "nf_hook_slow": HOOK,
+    "nf_hook_slow_nft": HOOK,
     "nf_hook_entry_hookfn": HOOK,
     "nf_hook_nft_entry": HOOK,
     "__SCT__nf_hook_nft": HOOK,

@@ -276,10 +276,63 @@ def where_only(resdirs, backends):
     return fit(out)
 
 
-def compare(resdirs, lookups=None, backends=None, where=None):
+def function_row(r, names):
+    """Row R's instructions per packet in the functions NAMES (summed), as
+    a row of its own (kernel_insns: min..max over R's runs, boots: R's)
+    that the delta functions take; None where R was not counted per
+    function."""
+    pf = r.get("per_function") if r else None
+    if not pf:
+        return None
+    insns, funcs = t0breakdown.run_values(pf)
+    per_run = [sum(funcs.get(n, [0] * len(insns))[i] for n in names) for i in range(len(insns))]
+    lo, hi = min(per_run), max(per_run)
+    return dict(kernel_insns=fmt(lo, hi), boots=r["boots"])
+
+
+def function_cell(cid):
+    """A cell's name in --function's table: a ruleset's cell by the
+    ruleset's name alone (its cell without the ruleset runs no hook)."""
+    c = parse_cell_id(cid)
+    if c["type"] == "ruleset" and c["backend"] == "ruleset":
+        return c["tag"].lstrip("-")
+    return short_cell(cid)
+
+
+def function_only(resdirs, names, cells, rows, labels):
+    """Per packet, the instructions spent in the functions NAMES (summed:
+    one loop that a patch moved into another function counts as one), in
+    every kernel counted per function, and each later kernel less the
+    first (proven or not, as the --cells table): what one function of a
+    patch costs, in every cell.  Lines within MESSAGE_WIDTH."""
+    table = []
+    for c, m in cells:
+        found = [function_row(rows.get((c, m, lab)), names) for lab in labels]
+        # cells whose packets never ran the functions say nothing about them
+        if all(f is None or f["kernel_insns"] == "0" for f in found):
+            continue
+        table.append([function_cell(c), m] + ["-" if f is None else compact(f["kernel_insns"]) for f in found]
+                     + [compact_delta(found[0], f) for f in found[1:]])
+    if not table:
+        runs = ", ".join(os.path.basename(os.path.normpath(d)) for d in resdirs)
+        raise SystemExit("t0 compare: no run counted per function in %s" % runs)
+    out = ["  instructions per packet in %s" % " + ".join("%s()" % n for n in names)] \
+        + runs_lines(resdirs) + [""]
+    hdr = ["scenario", "spectre_v2"] + labels + ["delta" if len(labels) == 2 else "less %s" % labels[0]
+                                                for lab in labels[1:]]
+    out += ["  " + line for line in render_table(hdr, table).split("\n")]
+    out += ["  (t0.py run --per-function; a range is min..max over the boots of",
+            "  a kernel; a delta counts where the ranges of at least %d boots" % t0cells.MIN_BOOTS,
+            "  each do not overlap; \"?\": they overlap, no difference proven)"]
+    return fit(out)
+
+
+def compare(resdirs, lookups=None, backends=None, where=None, functions=None, kernels=None):
     """The side-by-side text of the runs in RESDIRS (LOOKUPS: only the
     lookup table of those backends; BACKENDS: only the per-packet table of
-    those cells, with the deltas)."""
+    those cells, with the deltas; WHERE: where_only(); FUNCTIONS:
+    function_only(); KERNELS: only the kernels of these labels, in this
+    order, e.g. one of a run's two)."""
     runs, rows, labels = [], {}, []
     for d in resdirs:
         run, r = load(d)
@@ -288,6 +341,13 @@ def compare(resdirs, lookups=None, backends=None, where=None):
         for key in r:
             if key[2] not in labels:
                 labels.append(key[2])
+    if kernels:
+        missing = [k for k in kernels if k not in labels]
+        if missing:
+            raise SystemExit("t0 compare: no kernel labelled %s in these runs (they have: %s)"
+                             % (", ".join(repr(k) for k in missing), ", ".join(repr(k) for k in labels)))
+        labels = list(kernels)
+        rows = {k: v for k, v in rows.items() if k[2] in labels}
     cells = sorted({(k[0], k[1]) for k in rows},
                    key=lambda cm: (parse_cell_id(cm[0])["backend"], cm[0], cm[1]))
     if lookups:
@@ -296,6 +356,8 @@ def compare(resdirs, lookups=None, backends=None, where=None):
         return cells_only(resdirs, backends, cells, rows, labels)
     if where:
         return where_only(resdirs, where)
+    if functions:
+        return function_only(resdirs, functions, cells, rows, labels)
     out = ["T0 side by side: instructions / retpoline thunks per packet (knob 0 on patched kernels)", ""]
     for d, run in runs:
         out.append("  %s: %s, guest nft %s, %d boot(s) x %d pass(es)"
@@ -321,10 +383,12 @@ def main(args):
     for b in lookups or ():
         if b not in LOOKUP_BACKENDS:
             raise SystemExit("t0 compare: --lookups takes %s, not '%s'" % (",".join(LOOKUP_BACKENDS), b))
-    if sum(1 for a in (lookups, args.cells, args.where) if a) > 1:
-        raise SystemExit("t0 compare: --lookups, --cells and --where are different tables: pass one")
+    if sum(1 for a in (lookups, args.cells, args.where, args.function) if a) > 1:
+        raise SystemExit("t0 compare: --lookups, --cells, --where and --function are different tables: pass one")
     text = compare(args.runs, lookups, args.cells.split(",") if args.cells else None,
-                   args.where.split(",") if args.where else None)
+                   args.where.split(",") if args.where else None,
+                   args.function.split(",") if args.function else None,
+                   args.kernels.split(",") if args.kernels else None)
     if args.out:
         with open(args.out, "w") as f:
             f.write(text)

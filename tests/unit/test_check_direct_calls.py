@@ -58,6 +58,7 @@ X86_MODULE = "x86_64-6.12-patched-retpoline-nft_chain_filter.o"
 X86_BASELINE = "x86_64-6.12-baseline-retpoline"
 UML = "uml-6.12-patched-retpoline"
 X86_73 = "x86_64-7.3-patched-retpoline"
+X86_73_SLOW = "x86_64-7.3-patched-retpoline-hookslow"
 LOOKUP = r"^(__)?nft_set_do_lookup(\..*)?$"
 CHAIN = r"^nft_do_chain_hook(\..*)?$"
 # the miniature's candidates (fixtures/direct-calls/mini/mini.c)
@@ -157,6 +158,25 @@ class Gcc73(unittest.TestCase):
         """nft_objref_obj_eval, which nft_objref_eval tail-calls, holds the direct call"""
         lines, status = site_report([FixtureImage(X86_73)], "objref", "x86-retpoline")
         self.assertIn("ok 1 - objref: direct call to nft_counter_obj_eval", lines)
+        self.assertEqual((failed(lines), status), ([], 0))
+
+
+class Gcc73HookSlow(unittest.TestCase):
+    """7.3 with patch 5 reworked: the nf_hook_slow static call reaches
+    nf_hook_slow_nft(), which holds the hook entry's direct call."""
+
+    def test_site_is_in_the_nft_copy(self):
+        """nf_hook_slow() keeps only the thunk; nf_hook_slow_nft() calls the static call"""
+        image = FixtureImage(X86_73_SLOW)
+        slow = events(image, r"^nf_hook_slow$")
+        self.assertIn("thunk", {e.kind for e in slow})
+        self.assertNotIn("__SCT__nf_hook_nft", {e.name for e in slow if e.kind == "direct"})
+        self.assertIn("__SCT__nf_hook_nft",
+                      {e.name for e in events(image, r"^nf_hook_slow_nft$") if e.kind == "direct"})
+
+    def test_hook_site_passes(self):
+        """the hook site of both functions: the static call's trampoline, the fallback via a thunk"""
+        lines, status = site_report([FixtureImage(X86_73_SLOW)], "hook", "x86-retpoline")
         self.assertEqual((failed(lines), status), ([], 0))
 
 

@@ -3,7 +3,7 @@
 """Unit tests of t0.py compare (nft_concat_range/nft_concat_range/t0compare.py):
 runs of two bases side by side, the lookup less its drop cell, ranges, the
 patched kernel shown with knob 0 only, deltas, labelled kernels, --cells,
---where.
+--where, --function, --kernels.
 No kernel, no QEMU.
 
 python3 tests/unit/test_t0compare.py: TAP (lib/tap.py,
@@ -307,6 +307,68 @@ class Where(Stored):
         a, b = three_boot_runs(self.top)
         with self.assertRaises(SystemExit) as cm:
             t0compare.compare([a, b], where=["drop"])
+        self.assertIn("counted per function", str(cm.exception))
+
+
+# --function: what one function of a patch costs, in every cell.
+class Function(Stored):
+    """compare --function: the instructions spent in named functions, per
+    kernel, and the delta."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        run = dict(rounds=3, reps=1, base="7.3")
+        cls.before = store(cls.top, "t0-p4", dict(run, labels={"patched": "7.3 1-4"}), [
+            pf_row("T0/net_port/drop/n0/k0", "off", {"nf_hook_slow": "35", "other_fn": "300"}),
+            pf_row("T0/net_port/drop/n0/k0", "retpoline", {"nf_hook_slow": "35", "other_fn": "330"}),
+            pf_row("T0/net_port/nohook/n0/k0", "off", {"other_fn": "339"})])
+        cls.after = store(cls.top, "t0-p5", dict(run, labels={"patched": "7.3 1-5"}), [
+            pf_row("T0/net_port/drop/n0/k0", "off", {"nf_hook_slow": "35", "other_fn": "300"}),
+            pf_row("T0/net_port/drop/n0/k0", "retpoline", {"nf_hook_slow_nft": "37", "other_fn": "300"}),
+            pf_row("T0/net_port/nohook/n0/k0", "off", {"other_fn": "339"})])
+        cls.text = t0compare.compare([cls.before, cls.after], functions=["nf_hook_slow", "nf_hook_slow_nft"])
+
+    def test_functions_summed_per_kernel(self):
+        """--function A,B: the sum of both functions in each kernel, and the delta"""
+        self.assertEqual(line_of(self.text, "  drop", 0)[1:], ["off", "35", "35", "0"], self.text)
+        self.assertEqual(line_of(self.text, "  drop", 1)[1:], ["retpoline", "35", "37", "+2"], self.text)
+
+    def test_cells_that_never_ran_them_left_out(self):
+        """--function leaves out the cells whose packets did not run the functions"""
+        self.assertNotIn("no hook", self.text)
+
+    def test_overlapping_ranges_not_proven(self):
+        """--function marks a delta whose per-boot ranges overlap with "?\""""
+        a = store(self.top, "t0-fa", dict(THREE, base="7.3", labels={"patched": "a"}), [
+            dict(pf_row("T0/net_port/drop/n0/k0", "off", {}),
+                 per_function=dict(boots=[1, 2, 3], insns=["10", "12", "11"],
+                                   funcs={"nf_hook_slow": ["10", "12", "11"]}))])
+        b = store(self.top, "t0-fb", dict(THREE, base="7.3", labels={"patched": "b"}), [
+            pf_row("T0/net_port/drop/n0/k0", "off", {"nf_hook_slow": "11"})])
+        text = t0compare.compare([a, b], functions=["nf_hook_slow"])
+        self.assertEqual(line_of(text, "  drop", 0)[1:], ["off", "10..12", "11", "-1..+1 ?"], text)
+
+    def test_kernels_picks_and_orders(self):
+        """--kernels: only the kernels named, in that order, the delta against the first named"""
+        text = t0compare.compare([self.before, self.after], functions=["nf_hook_slow", "nf_hook_slow_nft"],
+                                 kernels=["7.3 1-5", "7.3 1-4"])
+        self.assertEqual(line_of(text, "  scenario")[2:], ["7.3 1-5", "7.3 1-4", "delta"], text)
+        self.assertEqual(line_of(text, "  drop", 1)[1:], ["retpoline", "37", "35", "-2"], text)
+        one = t0compare.compare([self.before, self.after], functions=["nf_hook_slow"], kernels=["7.3 1-4"])
+        self.assertNotIn("7.3 1-5", one)
+
+    def test_kernels_unknown_label_fails(self):
+        """--kernels with a label no run has fails, naming the labels there are"""
+        with self.assertRaises(SystemExit) as cm:
+            t0compare.compare([self.before], functions=["nf_hook_slow"], kernels=["7.3 1-9"])
+        self.assertIn("'7.3 1-4'", str(cm.exception))
+
+    def test_runs_without_per_function_fail(self):
+        """--function on runs not counted per function fails, naming them"""
+        a, b = three_boot_runs(self.top)
+        with self.assertRaises(SystemExit) as cm:
+            t0compare.compare([a, b], functions=["nf_hook_slow"])
         self.assertIn("counted per function", str(cm.exception))
 
 
