@@ -210,6 +210,15 @@ def fit(lines):
     return "\n".join(lines) + "\n"
 
 
+def kernel_table(labels, table, legend):
+    """The lines of TABLE (rows: scenario, spectre_v2, one column per kernel
+    of LABELS, then each later kernel less the first), indented, and the
+    LEGEND lines after it."""
+    hdr = ["scenario", "spectre_v2"] + labels + ["delta" if len(labels) == 2 else "less %s" % labels[0]
+                                                for lab in labels[1:]]
+    return ["  " + line for line in render_table(hdr, table).split("\n")] + legend
+
+
 def cells_only(resdirs, backends, cells, rows, labels):
     """Per packet, the cells of BACKENDS in every kernel and each later
     kernel less the first (delta_text: proven or not): what the commit
@@ -222,13 +231,10 @@ def cells_only(resdirs, backends, cells, rows, labels):
     if not table:
         names = ", ".join(os.path.basename(os.path.normpath(d)) for d in resdirs)
         raise SystemExit("t0 compare: no cell of backend(s) %s in %s" % (",".join(backends), names))
-    hdr = ["scenario", "spectre_v2"] + labels + ["delta" if len(labels) == 2 else "less %s" % labels[0]
-                                                for lab in labels[1:]]
-    out += ["  " + line for line in render_table(hdr, table).split("\n")]
-    out += ["  (a range is min..max over the boots of a kernel; a delta counts",
-            "  where the ranges of at least %d boots each do not overlap; \"?\":" % t0cells.MIN_BOOTS,
-            "  they overlap, no difference proven)"]
-    return fit(out)
+    return fit(out + kernel_table(labels, table, [
+        "  (a range is min..max over the boots of a kernel; a delta counts",
+        "  where the ranges of at least %d boots each do not overlap; \"?\":" % t0cells.MIN_BOOTS,
+        "  they overlap, no difference proven)"]))
 
 
 # --where's short names of t0breakdown's categories, within MESSAGE_WIDTH.
@@ -318,13 +324,10 @@ def function_only(resdirs, names, cells, rows, labels):
         raise SystemExit("t0 compare: no run counted per function in %s" % runs)
     out = ["  instructions per packet in %s" % " + ".join("%s()" % n for n in names)] \
         + runs_lines(resdirs) + [""]
-    hdr = ["scenario", "spectre_v2"] + labels + ["delta" if len(labels) == 2 else "less %s" % labels[0]
-                                                for lab in labels[1:]]
-    out += ["  " + line for line in render_table(hdr, table).split("\n")]
-    out += ["  (t0.py run --per-function; a range is min..max over the boots of",
-            "  a kernel; a delta counts where the ranges of at least %d boots" % t0cells.MIN_BOOTS,
-            "  each do not overlap; \"?\": they overlap, no difference proven)"]
-    return fit(out)
+    return fit(out + kernel_table(labels, table, [
+        "  (t0.py run --per-function; a range is min..max over the boots of",
+        "  a kernel; a delta counts where the ranges of at least %d boots" % t0cells.MIN_BOOTS,
+        "  each do not overlap; \"?\": they overlap, no difference proven)"]))
 
 
 def compare(resdirs, lookups=None, backends=None, where=None, functions=None, kernels=None):
