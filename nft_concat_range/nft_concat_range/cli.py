@@ -177,6 +177,11 @@ def t0_main(argv=None):
     p.add_argument("--quiet", action="store_true")
     v = sub.add_parser("validate", help="TAP checks of a T0 run")
     v.add_argument("results")
+    k = sub.add_parser("code", help="t0/code.json of a stored run counted per function, from its kernels")
+    k.add_argument("results")
+    k.add_argument("kernels", nargs="+", metavar="VARIANT=KDIR",
+                   help="the kernel directory each variant booted (its BUILD-INFO stamp is recorded: check it"
+                        " against the run's README)")
     c = sub.add_parser("compare", help="runs of different bases and kernels side by side")
     c.add_argument("runs", nargs="+", metavar="RESULTS")
     c.add_argument("--out", help="also write the text to this file")
@@ -191,10 +196,16 @@ def t0_main(argv=None):
     c.add_argument("--function", metavar="NAMES",
                    help="only the instructions per packet spent in these kernel functions (comma-separated,"
                         " summed), every cell, for the runs counted with run --per-function")
+    c.add_argument("--attribute", metavar="BACKENDS", type=t0cells.cell_backends,
+                   help="two kernels: per cell of these backends, the functions whose instructions per packet"
+                        " differ, and whether their code does (t0/code.json): which part of a delta a patch's"
+                        " code causes")
     c.add_argument("--kernels", metavar="LABELS",
                    help="only the kernels of these labels, comma-separated, in this order (e.g. '7.3 baseline'"
                         " of a run that also counted another patched kernel)")
     args = ap.parse_args(argv)
+    if args.cmd == "code":
+        return t0run.code(args)
     if args.cmd == "compare":
         from . import t0compare
         return t0compare.main(args)

@@ -62,7 +62,7 @@ from fractions import Fraction
 
 from tap import Tap, done  # lib/tap.py
 
-from . import guestlog, t0breakdown, t0ruleset
+from . import guestlog, t0breakdown, t0code, t0ruleset
 from .files import read_json, write
 from .generators import (CT_HOOKS, CT_PGOPTS, element, entry_bounds, gen_dynset_rules, gen_dynset_sets,
                           gen_ingress_table, gen_sets, packet, set_defs)
@@ -646,5 +646,12 @@ def validate(results):
                 for r in t0["rows"] if not r.get("per_function")]
         tap.ok(rows and not bad, "T0: per function: in every run of every cell the functions add up to the"
                " instructions per packet exactly (%d cells)" % len(rows), "\n".join(bad) or "no rows")
+        code = t0code.load(results)
+        if code:
+            # compare --attribute calls a function without a digest "?"
+            missing = ["%s: %s" % (v, ", ".join(sorted(t0code.counted_functions(t0, v) - set(code.get(v, {})))))
+                       for v in run["variants"] if t0code.counted_functions(t0, v) - set(code.get(v, {}))]
+            tap.ok(not missing, "T0: code.json has the digest of every function each kernel counted",
+                   "\n".join(missing))
     return done(tap)
 

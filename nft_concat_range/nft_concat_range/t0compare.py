@@ -22,7 +22,7 @@ from fractions import Fraction
 
 from .model import parse_cell_id
 from .render import render_table
-from . import t0breakdown, t0cells
+from . import t0breakdown, t0cells, t0code
 from .t0cells import short_cell
 
 # The backends whose lookups get a per-lookup row.
@@ -330,7 +330,108 @@ def function_only(resdirs, names, cells, rows, labels):
         "  each do not overlap; \"?\": they overlap, no difference proven)"]))
 
 
-def compare(resdirs, lookups=None, backends=None, where=None, functions=None, kernels=None):
+def run_codes(resdir):
+    """{kernel label: {function: digest}} of a run's t0/code.json (t0code.py),
+    labelled as load() labels its rows."""
+    with open(os.path.join(resdir, "t0", "t0.json")) as f:
+        run = json.load(f)["run"]
+    labels = run.get("labels") or {}
+    return {labels.get(v) or "%s %s" % (run.get("base", "6.12"), v): c
+            for v, c in t0code.load(resdir).items()}
+
+
+def code_text(name, codes, labels):
+    """Whether function NAME's code is the same in the two kernels LABELS:
+    "same", "changed", "new", "gone", or "?" where a run has no code.json."""
+    a, b = (codes.get(lab) for lab in labels)
+    if a is None or b is None:
+        return "?"
+    if name not in a:
+        return "new" if name in b else "?"
+    if name not in b:
+        return "gone"
+    return "same" if a[name] == b[name] else "changed"
+
+
+def mean_of(values):
+    """The mean of a function's per-run counts, 0 where it never ran."""
+    return sum(values, Fraction(0)) / len(values) if values else Fraction(0)
+
+
+def attribute_cell(r0, r1, codes, labels):
+    """(rows, same, other) of one cell: a row per function whose instructions
+    per packet differ between rows R0 and R1, and the sums of the mean
+    deltas in functions whose code is the same and in every other one."""
+    _, f0 = t0breakdown.run_values(r0["per_function"])
+    _, f1 = t0breakdown.run_values(r1["per_function"])
+    out, same, other = [], Fraction(0), Fraction(0)
+    for name in sorted(set(f0) | set(f1)):
+        a = function_row(r0, [name]) if name in f0 else dict(kernel_insns="0", boots=r0["boots"])
+        b = function_row(r1, [name]) if name in f1 else dict(kernel_insns="0", boots=r1["boots"])
+        if a["kernel_insns"] == b["kernel_insns"] and "." not in a["kernel_insns"]:
+            continue
+        mean = mean_of(f1.get(name)) - mean_of(f0.get(name))
+        if mean == 0 and delta_verdict(a, b)[2] is not None:
+            continue
+        code = code_text(name, codes, labels)
+        if code == "same":
+            same += mean
+        else:
+            other += mean
+        out.append([name, compact(a["kernel_insns"]), compact(b["kernel_insns"]), compact_delta(a, b), code])
+    return out, same, other
+
+
+def attribute_only(resdirs, backends, cells, rows, labels):
+    """Per cell of BACKENDS, the functions whose instructions per packet
+    differ between the two kernels LABELS, and whether each function's code
+    differs (t0code.py): a delta in functions whose code is the same comes
+    from data (addresses, allocation order), not from a changed line.  Lines
+    within MESSAGE_WIDTH."""
+    if len(labels) != 2:
+        raise SystemExit("t0 compare: --attribute compares two kernels, these runs have %d (%s): pick two"
+                         " with --kernels" % (len(labels), ", ".join(repr(k) for k in labels)))
+    codes = {}
+    for d in resdirs:
+        codes.update(run_codes(d))
+    out = ["  %s less %s, per function, where the instructions per packet" % (labels[1], labels[0]),
+           "  differ"] + runs_lines(resdirs)
+    found = False
+    for c, m in cells:
+        if parse_cell_id(c)["backend"] not in backends:
+            continue
+        r0, r1 = (rows.get((c, m, lab)) for lab in labels)
+        if not (r0 and r1 and r0.get("per_function") and r1.get("per_function")):
+            continue
+        found = True
+        table, same, other = attribute_cell(r0, r1, codes, labels)
+        out += ["", "  %s, %s: %s (same code %s, elsewhere %s)"
+                % (short_cell(c), m, compact_delta(r0, r1), signed_mean(same), signed_mean(other))]
+        if table:
+            out += ["  " + line for line in render_table(["function", labels[0], labels[1], "delta", "code"],
+                                                         table).split("\n")]
+    if not found:
+        runs = ", ".join(os.path.basename(os.path.normpath(d)) for d in resdirs)
+        raise SystemExit("t0 compare: no cell of backend(s) %s counted per function in both kernels in %s"
+                         % (",".join(backends), runs))
+    return fit(out + [
+        "",
+        "  (t0.py run --per-function; a range is min..max over the boots of",
+        "  a kernel, \"?\" where two ranges overlap; code: whether the",
+        "  function's instructions are the same in both kernels (t0code.py,",
+        "  t0/code.json), \"?\" for a run without it; the cell's delta is",
+        "  split into the functions whose code is the same and the others,",
+        "  as sums of the means over the boots)"])
+
+
+def signed_mean(x):
+    """A sum of means, to a tenth."""
+    if x == int(x):
+        return signed(x)
+    return ("+" if x > 0 else "-") + "%.1f" % abs(float(x))
+
+
+def compare(resdirs, lookups=None, backends=None, where=None, functions=None, kernels=None, attribute=None):
     """The side-by-side text of the runs in RESDIRS (LOOKUPS: only the
     lookup table of those backends; BACKENDS: only the per-packet table of
     those cells, with the deltas; WHERE: where_only(); FUNCTIONS:
@@ -361,6 +462,8 @@ def compare(resdirs, lookups=None, backends=None, where=None, functions=None, ke
         return where_only(resdirs, where)
     if functions:
         return function_only(resdirs, functions, cells, rows, labels)
+    if attribute:
+        return attribute_only(resdirs, attribute, cells, rows, labels)
     out = ["T0 side by side: instructions / retpoline thunks per packet (knob 0 on patched kernels)", ""]
     for d, run in runs:
         out.append("  %s: %s, guest nft %s, %d boot(s) x %d pass(es)"
@@ -386,12 +489,14 @@ def main(args):
     for b in lookups or ():
         if b not in LOOKUP_BACKENDS:
             raise SystemExit("t0 compare: --lookups takes %s, not '%s'" % (",".join(LOOKUP_BACKENDS), b))
-    if sum(1 for a in (lookups, args.cells, args.where, args.function) if a) > 1:
-        raise SystemExit("t0 compare: --lookups, --cells, --where and --function are different tables: pass one")
+    if sum(1 for a in (lookups, args.cells, args.where, args.function, args.attribute) if a) > 1:
+        raise SystemExit("t0 compare: --lookups, --cells, --where, --function and --attribute are different"
+                         " tables: pass one")
     text = compare(args.runs, lookups, args.cells.split(",") if args.cells else None,
                    args.where.split(",") if args.where else None,
                    args.function.split(",") if args.function else None,
-                   args.kernels.split(",") if args.kernels else None)
+                   args.kernels.split(",") if args.kernels else None,
+                   args.attribute.split(",") if args.attribute else None)
     if args.out:
         with open(args.out, "w") as f:
             f.write(text)

@@ -12,7 +12,7 @@ import sys
 from . import lab
 from .files import cpu_model, write
 from .lab import SUITE, TOP
-from . import t0cells, t0ruleset
+from . import t0cells, t0code, t0ruleset
 
 
 # Symbols of the kernel the plugin counts (regular expressions on nm names).
@@ -242,6 +242,56 @@ def boot(rawdir, kdir, syms, plugin, variant, mitigation, rnd, quick, counts, re
     return rc
 
 
+def write_code(t0dir, rawdir, kdirs, funcs):
+    """t0/code.json (t0code.py) from the kernels the boots ran, where they
+    are still the ones built then."""
+    kernels = {}
+    for v, kdir in kdirs.items():
+        if not kdir:
+            continue
+        booted = set()
+        for name in os.listdir(rawdir):
+            if name.startswith(v + "-"):
+                try:
+                    with open(os.path.join(rawdir, name, "boot.json")) as f:
+                        info = json.load(f)
+                except (OSError, ValueError):
+                    continue
+                if info["variant"] == v:
+                    booted.add(info.get("stamp"))
+        stamp = kernel_stamp(kdir)
+        if booted != {stamp}:
+            log("code.json: %s is not the kernel every %s boot ran (stamps %s): its code is not recorded"
+                % (kdir, v, ", ".join(sorted(str(b) for b in booted))))
+            continue
+        kernels[v] = (os.path.join(kdir, "vmlinux"), funcs[v], stamp)
+    log("code.json: digests of the functions counted, per kernel (t0code.py)")
+    t0code.write(t0dir, kernels)
+
+
+def code(args):
+    """t0.py code: t0/code.json of a stored run, from the kernels named."""
+    t0dir = os.path.join(args.results, "t0")
+    with open(os.path.join(t0dir, "t0.json")) as f:
+        run = json.load(f)["run"]
+    if not run.get("per_function"):
+        raise SystemExit("t0 code: %s was not counted per function (t0.py run --per-function)" % args.results)
+    kernels = {}
+    for arg in args.kernels:
+        v, eq, kdir = arg.partition("=")
+        if not eq or v not in run["variants"]:
+            raise SystemExit("t0 code: '%s' is not VARIANT=KDIR with a variant of the run (%s)"
+                             % (arg, ",".join(run["variants"])))
+        vmlinux = os.path.join(kdir, "vmlinux")
+        if not os.path.isfile(vmlinux):
+            raise SystemExit("t0 code: %s has no vmlinux" % kdir)
+        kernels[v] = (vmlinux, parse_functions(kernel_nm(vmlinux)), kernel_stamp(kdir))
+    code = t0code.write(t0dir, kernels)
+    for v, c in sorted(code.items()):
+        print("%s: %d functions, kernel stamp %s" % (v, len(c["functions"]), c["stamp"]))
+    return 0
+
+
 def base_version(kdirs):
     """The base package and version the kernels were built from (their
     BUILD-INFO's base: line), or None when none was built."""
@@ -324,6 +374,8 @@ def run(args):
         info["rulesets"] = [t0ruleset.stored(r) for r in rulesets]
     write(os.path.join(t0dir, "run.json"), json.dumps(info, indent=1) + "\n")
     rc = t0cells.report(args.results)
+    if args.per_function:
+        write_code(t0dir, rawdir, kdirs, funcs)
     print("\nresults: %s" % os.path.join(t0dir, "t0.md"))
     return 1 if failed or rc else 0
 

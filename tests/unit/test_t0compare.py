@@ -3,7 +3,7 @@
 """Unit tests of t0.py compare (nft_concat_range/nft_concat_range/t0compare.py):
 runs of two bases side by side, the lookup less its drop cell, ranges, the
 patched kernel shown with knob 0 only, deltas, labelled kernels, --cells,
---where, --function, --kernels.
+--where, --function, --kernels, --attribute.
 No kernel, no QEMU.
 
 python3 tests/unit/test_t0compare.py: TAP (lib/tap.py,
@@ -370,6 +370,71 @@ class Function(Stored):
         with self.assertRaises(SystemExit) as cm:
             t0compare.compare([a, b], functions=["nf_hook_slow"])
         self.assertIn("counted per function", str(cm.exception))
+
+
+def store_code(d, variant, functions):
+    """t0/code.json of run D: VARIANT's FUNCTIONS {name: digest}."""
+    with open(os.path.join(d, "t0", "code.json"), "w") as f:
+        json.dump({variant: dict(stamp="tree:x", functions=functions)}, f)
+
+
+# --attribute: which part of a delta is in code that changed.
+class Attribute(Stored):
+    """compare --attribute: per cell, the functions whose counts differ
+    between two kernels, and whether their code does."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        run = dict(rounds=3, reps=1, base="7.3")
+        cls.before = store(cls.top, "t0-a5", dict(run, labels={"patched": "7.3 1-5"}), [
+            pf_row("T0/net_port/rbtree/n1/k0", "off", {"nft_do_chain": "100", "nft_rbtree_lookup": "342",
+                                                        "ip_rcv": "50"}),
+            pf_row("T0/net_port/rbtree/n1/k0", "retpoline", {"nft_do_chain": "140", "nft_rbtree_lookup": "342",
+                                                              "ip_rcv": "50"})])
+        cls.after = store(cls.top, "t0-a6", dict(run, labels={"patched": "7.3 1-6"}), [
+            pf_row("T0/net_port/rbtree/n1/k0", "off", {"nft_do_chain": "100", "nft_rbtree_lookup": "343",
+                                                        "ip_rcv": "50"}),
+            pf_row("T0/net_port/rbtree/n1/k0", "retpoline", {"nft_do_chain": "102", "nft_rbtree_lookup": "343",
+                                                              "ip_rcv": "50", "nft_expr_new": "5"})])
+        store_code(cls.before, "patched", {"nft_do_chain": "a", "nft_rbtree_lookup": "b", "ip_rcv": "c"})
+        store_code(cls.after, "patched", {"nft_do_chain": "A", "nft_rbtree_lookup": "b", "ip_rcv": "c",
+                                          "nft_expr_new": "d"})
+        cls.text = t0compare.compare([cls.before, cls.after], attribute=["rbtree"])
+
+    def test_same_code_delta_split_off(self):
+        """a delta in a function whose code is the same is reported as such, not as the patch's"""
+        self.assertIn("rbtree n1, off: +1 (same code +1, elsewhere 0)", self.text)
+        self.assertEqual(line_of(self.text, "  nft_rbtree_lookup", 0)[1:], ["342", "343", "+1", "same"], self.text)
+
+    def test_changed_and_new_functions(self):
+        """functions whose code differs are "changed", functions only the second kernel has "new\""""
+        self.assertIn("rbtree n1, retpoline: -32 (same code +1, elsewhere -33)", self.text)
+        self.assertEqual(line_of(self.text, "  nft_do_chain", 0)[1:], ["140", "102", "-38", "changed"], self.text)
+        self.assertEqual(line_of(self.text, "  nft_expr_new", 0)[1:], ["0", "5", "+5", "new"], self.text)
+
+    def test_unchanged_counts_left_out(self):
+        """functions that count the same in both kernels get no row"""
+        self.assertNotIn("ip_rcv", self.text)
+
+    def test_without_code_json(self):
+        """a run without code.json marks every function "?", counted elsewhere"""
+        old = store(self.top, "t0-a5-nocode", dict(rounds=3, reps=1, base="7.3", labels={"patched": "old"}), [
+            pf_row("T0/net_port/rbtree/n1/k0", "off", {"nft_rbtree_lookup": "342"})])
+        text = t0compare.compare([old, self.after], attribute=["rbtree"], kernels=["old", "7.3 1-6"])
+        self.assertEqual(line_of(text, "  nft_rbtree_lookup", 0)[1:], ["342", "343", "+1", "?"], text)
+
+    def test_two_kernels_only(self):
+        """--attribute with three kernels fails and says to pick two"""
+        third = store(self.top, "t0-a7", dict(rounds=3, reps=1, base="7.3", labels={"patched": "x"}), [
+            pf_row("T0/net_port/rbtree/n1/k0", "off", {"nft_rbtree_lookup": "1"})])
+        with self.assertRaises(SystemExit) as cm:
+            t0compare.compare([self.before, self.after, third], attribute=["rbtree"])
+        self.assertIn("--kernels", str(cm.exception))
+
+    def test_lines_fit_a_commit_message(self):
+        """every line --attribute prints fits a commit message"""
+        self.assertLessEqual(max(len(ln) for ln in self.text.splitlines()), 75, self.text)
 
 
 if __name__ == "__main__":
