@@ -25,8 +25,10 @@ it:
   dynset  nft_dynset_eval (and nft_dynset_do_update/_delete if not inlined)
   elemexpr nft_lookup_eval (per-element expressions, inlined there)
   objref  nft_objref_eval, nft_objref_map_eval
-  hook    nf_hook_slow (nf_hook_entry_hookfn() is inlined there; 7.3:
-          nf_hook_slow_nft, the loop with the static call)
+  hook    nf_hook_slow_nft, the loop that the nf_hook_slow static call
+          reaches while nf_tables is installed, with the direct call
+          (before the rework of the hook entry: nf_hook_slow, with
+          nf_hook_entry_hookfn() inlined)
   chain   nft_do_chain_hook (nf_tables' entry point behind the core's
           nf_hook_nft static call)
 

@@ -41,8 +41,10 @@ def series_sites(arch, defined):
              ["nft_rhash_update", "nft_rhash_delete"], None),
         Site("elemexpr", r"^nft_lookup_eval(\..*)?$", ["nft_counter_eval"], None),
         Site("objref", r"^nft_objref_(map_|obj_)?eval(\..*)?$", ["nft_counter_obj_eval"], None),
-        # 7.3: the site is in nf_hook_slow_nft(), the loop that the
+        # the site is in nf_hook_slow_nft(), the loop that the
         # nf_hook_slow static call reaches while nf_tables is installed
+        # (in nf_hook_slow() in kernels of the series before its rework,
+        # as the fixtures of tests/unit/test_check_direct_calls.py)
         Site("hook", r"^(nf_hook_slow|nf_hook_slow_nft|nf_hook_entry_hookfn)(\..*)?$", [HOOK_ENTRY[arch]], None),
         Site("chain", r"^nft_do_chain_hook(\..*)?$", chains, "nft_do_chain"),
     ]
