@@ -82,12 +82,11 @@ def counted_functions(t0, variant):
     return names
 
 
-def write(t0dir, kernels):
-    """t0/code.json of a run counted per function: {variant: {"stamp": the
-    kernel's build stamp, "functions": {name: digest}}}.  KERNELS: {variant:
-    (vmlinux, parse_functions() list, stamp)} of the kernels it booted."""
-    with open(os.path.join(t0dir, "t0.json")) as f:
-        t0 = json.load(f)
+def write(t0dir, t0, kernels):
+    """t0/code.json of a run counted per function (T0: its t0.json):
+    {variant: {"stamp": the kernel's build stamp, "functions": {name:
+    digest}}}.  KERNELS: {variant: (vmlinux, parse_functions() list,
+    stamp)} of the kernels it booted."""
     code = {}
     for variant, (vmlinux, functions, stamp) in sorted(kernels.items()):
         code[variant] = dict(stamp=stamp, functions=digests(vmlinux, functions, counted_functions(t0, variant)))

@@ -29,6 +29,12 @@ from .t0cells import short_cell
 LOOKUP_BACKENDS = ("hash", "rbtree", "pipapo")
 
 
+def kernel_label(run, variant):
+    """The label of VARIANT's kernel in RUN (t0.json's run): "BASE VARIANT"
+    unless the run was given another (t0.py run --label)."""
+    return (run.get("labels") or {}).get(variant) or "%s %s" % (run.get("base", "6.12"), variant)
+
+
 def load(resdir):
     """(run, rows) of one run: rows keyed by (cell name, mitigation, label),
     the label "BASE VARIANT" per kernel unless the run was given another
@@ -36,13 +42,11 @@ def load(resdir):
     different parts of the series)."""
     with open(os.path.join(resdir, "t0", "t0.json")) as f:
         t0 = json.load(f)
-    base = t0["run"].get("base", "6.12")
-    labels = t0["run"].get("labels") or {}
     rows = {}
     for r in t0["rows"]:
         if r["knob"] == "1":
             continue
-        label = labels.get(r["variant"]) or "%s %s" % (base, r["variant"])
+        label = kernel_label(t0["run"], r["variant"])
         # t0.json before per-boot figures: every cell ran in every boot
         r = dict(r, boots=r.get("boots", t0["run"]["rounds"]))
         rows[(r["cell"].replace("/k0", "/k-"), r["mitigation"], label)] = r
@@ -257,13 +261,11 @@ def where_only(resdirs, backends):
     for d in resdirs:
         with open(os.path.join(d, "t0", "t0.json")) as f:
             t0 = json.load(f)
-        base = t0["run"].get("base", "6.12")
-        labels = t0["run"].get("labels") or {}
         for variant, cid, knob, ret, off in t0breakdown.pairs(t0):
             if knob == "1" or parse_cell_id(cid)["backend"] not in backends:
                 continue
             c = t0breakdown.compare(ret, off)
-            table.append((where_cell(cid), labels.get(variant) or "%s %s" % (base, variant),
+            table.append((where_cell(cid), kernel_label(t0["run"], variant),
                           [t0breakdown.sfmt(c["total"][2])] +
                           [t0breakdown.sfmt(c["cats"][k]) for k in t0breakdown.CATEGORIES]))
     if not table:
@@ -330,14 +332,10 @@ def function_only(resdirs, names, cells, rows, labels):
         "  each do not overlap; \"?\": they overlap, no difference proven)"]))
 
 
-def run_codes(resdir):
-    """{kernel label: {function: digest}} of a run's t0/code.json (t0code.py),
-    labelled as load() labels its rows."""
-    with open(os.path.join(resdir, "t0", "t0.json")) as f:
-        run = json.load(f)["run"]
-    labels = run.get("labels") or {}
-    return {labels.get(v) or "%s %s" % (run.get("base", "6.12"), v): c
-            for v, c in t0code.load(resdir).items()}
+def run_codes(runs):
+    """{kernel label: {function: digest}} of the t0/code.json (t0code.py) of
+    RUNS, [(resdir, run)] as compare() loads them."""
+    return {kernel_label(run, v): c for d, run in runs for v, c in t0code.load(d).items()}
 
 
 def code_text(name, codes, labels):
@@ -366,11 +364,9 @@ def attribute_cell(r0, r1, codes, labels):
     _, f1 = t0breakdown.run_values(r1["per_function"])
     out, same, other = [], Fraction(0), Fraction(0)
     for name in sorted(set(f0) | set(f1)):
-        a = function_row(r0, [name]) if name in f0 else dict(kernel_insns="0", boots=r0["boots"])
-        b = function_row(r1, [name]) if name in f1 else dict(kernel_insns="0", boots=r1["boots"])
-        if a["kernel_insns"] == b["kernel_insns"] and "." not in a["kernel_insns"]:
-            continue
+        a, b = function_row(r0, [name]), function_row(r1, [name])
         mean = mean_of(f1.get(name)) - mean_of(f0.get(name))
+        # the same mean and no proven difference: nothing to attribute
         if mean == 0 and delta_verdict(a, b)[2] is not None:
             continue
         code = code_text(name, codes, labels)
@@ -382,18 +378,15 @@ def attribute_cell(r0, r1, codes, labels):
     return out, same, other
 
 
-def attribute_only(resdirs, backends, cells, rows, labels):
+def attribute_only(resdirs, codes, backends, cells, rows, labels):
     """Per cell of BACKENDS, the functions whose instructions per packet
     differ between the two kernels LABELS, and whether each function's code
-    differs (t0code.py): a delta in functions whose code is the same comes
+    differs (CODES: run_codes()): a delta in functions whose code is the same comes
     from data (addresses, allocation order), not from a changed line.  Lines
     within MESSAGE_WIDTH."""
     if len(labels) != 2:
         raise SystemExit("t0 compare: --attribute compares two kernels, these runs have %d (%s): pick two"
                          " with --kernels" % (len(labels), ", ".join(repr(k) for k in labels)))
-    codes = {}
-    for d in resdirs:
-        codes.update(run_codes(d))
     out = ["  %s less %s, per function, where the instructions per packet" % (labels[1], labels[0]),
            "  differ"] + runs_lines(resdirs)
     found = False
@@ -463,7 +456,7 @@ def compare(resdirs, lookups=None, backends=None, where=None, functions=None, ke
     if functions:
         return function_only(resdirs, functions, cells, rows, labels)
     if attribute:
-        return attribute_only(resdirs, attribute, cells, rows, labels)
+        return attribute_only(resdirs, run_codes(runs), attribute, cells, rows, labels)
     out = ["T0 side by side: instructions / retpoline thunks per packet (knob 0 on patched kernels)", ""]
     for d, run in runs:
         out.append("  %s: %s, guest nft %s, %d boot(s) x %d pass(es)"

@@ -245,35 +245,35 @@ def boot(rawdir, kdir, syms, plugin, variant, mitigation, rnd, quick, counts, re
 def write_code(t0dir, rawdir, kdirs, funcs):
     """t0/code.json (t0code.py) from the kernels the boots ran, where they
     are still the ones built then."""
+    booted = {}
+    for name in os.listdir(rawdir):
+        try:
+            with open(os.path.join(rawdir, name, "boot.json")) as f:
+                info = json.load(f)
+        except (OSError, ValueError):
+            continue
+        booted.setdefault(info["variant"], set()).add(info.get("stamp"))
     kernels = {}
     for v, kdir in kdirs.items():
         if not kdir:
             continue
-        booted = set()
-        for name in os.listdir(rawdir):
-            if name.startswith(v + "-"):
-                try:
-                    with open(os.path.join(rawdir, name, "boot.json")) as f:
-                        info = json.load(f)
-                except (OSError, ValueError):
-                    continue
-                if info["variant"] == v:
-                    booted.add(info.get("stamp"))
         stamp = kernel_stamp(kdir)
-        if booted != {stamp}:
+        if booted.get(v) != {stamp}:
             log("code.json: %s is not the kernel every %s boot ran (stamps %s): its code is not recorded"
-                % (kdir, v, ", ".join(sorted(str(b) for b in booted))))
+                % (kdir, v, ", ".join(sorted(str(b) for b in booted.get(v, ())))))
             continue
         kernels[v] = (os.path.join(kdir, "vmlinux"), funcs[v], stamp)
     log("code.json: digests of the functions counted, per kernel (t0code.py)")
-    t0code.write(t0dir, kernels)
+    with open(os.path.join(t0dir, "t0.json")) as f:
+        t0code.write(t0dir, json.load(f), kernels)
 
 
 def code(args):
     """t0.py code: t0/code.json of a stored run, from the kernels named."""
     t0dir = os.path.join(args.results, "t0")
     with open(os.path.join(t0dir, "t0.json")) as f:
-        run = json.load(f)["run"]
+        t0 = json.load(f)
+    run = t0["run"]
     if not run.get("per_function"):
         raise SystemExit("t0 code: %s was not counted per function (t0.py run --per-function)" % args.results)
     kernels = {}
@@ -286,7 +286,7 @@ def code(args):
         if not os.path.isfile(vmlinux):
             raise SystemExit("t0 code: %s has no vmlinux" % kdir)
         kernels[v] = (vmlinux, parse_functions(kernel_nm(vmlinux)), kernel_stamp(kdir))
-    code = t0code.write(t0dir, kernels)
+    code = t0code.write(t0dir, t0, kernels)
     for v, c in sorted(code.items()):
         print("%s: %d functions, kernel stamp %s" % (v, len(c["functions"]), c["stamp"]))
     return 0
