@@ -241,6 +241,57 @@ def cells_only(resdirs, backends, cells, rows, labels):
         "  they overlap, no difference proven)"]))
 
 
+# Issue #26's target: a retpoline kernel with the series executes at most
+# this many times the instructions per packet of the same kernel booted
+# with spectre_v2=off (seed 002's goal, 106 cycles against 104).
+RATIO_TARGET = Fraction(103, 100)
+
+
+def ratio_text(ret, off):
+    """RET's instructions over OFF's, to three decimals, worst case of the
+    ranges (highest RET, lowest OFF)."""
+    return "%.3f" % (number(ret["kernel_insns"])[1] / number(off["kernel_insns"])[0])
+
+
+def over_target_text(ret, off):
+    """Instructions per packet RET executes beyond RATIO_TARGET times OFF's,
+    worst case of the ranges (highest RET, lowest OFF), to a tenth: what is
+    left to take out; negative: the margin under the target."""
+    rhi = number(ret["kernel_insns"])[1]
+    olo = number(off["kernel_insns"])[0]
+    return compact_signed(rhi - RATIO_TARGET * olo, True, Fraction(1, 10))
+
+
+def ratio_only(resdirs, backends, cells, rows, labels):
+    """Per cell of BACKENDS and kernel: the instructions (and retpoline
+    thunks) per packet with spectre_v2=retpoline, the instructions with
+    =off, their ratio, and how far the retpoline count is above
+    RATIO_TARGET times the off one.
+    Lines within MESSAGE_WIDTH."""
+    table = []
+    for c in dict.fromkeys(c for c, _ in cells):
+        if parse_cell_id(c)["backend"] not in backends:
+            continue
+        for lab in labels:
+            ret, off = rows.get((c, "retpoline", lab)), rows.get((c, "off", lab))
+            if ret is None or off is None:
+                continue
+            table.append([where_cell(c), lab, compact_cell(ret), compact(off["kernel_insns"]),
+                          ratio_text(ret, off), over_target_text(ret, off)])
+    if not table:
+        names = ", ".join(os.path.basename(os.path.normpath(d)) for d in resdirs)
+        raise SystemExit("t0 compare: no cell of backend(s) %s counted with both spectre_v2=retpoline"
+                         " and =off in %s" % (",".join(backends), names))
+    target = "%.2fx" % RATIO_TARGET
+    out = ["  retpoline against spectre_v2=off, instructions per packet"] + runs_lines(resdirs) + [""]
+    hdr = ["scenario", "kernel", "retpoline", "off", "ratio", "over " + target]
+    out += ["  " + line for line in render_table(hdr, table).split("\n")]
+    out += ["  (retpoline: instructions / retpoline thunks; ratio and over %s:" % target,
+            "  the highest retpoline and lowest off count of a range; over",
+            "  %s: retpoline less %s off, negative: under the target)" % (target, target)]
+    return fit(out)
+
+
 # --where's short names of t0breakdown's categories, within MESSAGE_WIDTH.
 WHERE_SHORT = {t0breakdown.EXPR: "disp", t0breakdown.SET: "set", t0breakdown.HOOK: "hook",
                t0breakdown.THUNKS: "thunk", t0breakdown.OTHER: "other"}
@@ -424,12 +475,13 @@ def signed_mean(x):
     return ("+" if x > 0 else "-") + "%.1f" % abs(float(x))
 
 
-def compare(resdirs, lookups=None, backends=None, where=None, functions=None, kernels=None, attribute=None):
+def compare(resdirs, lookups=None, backends=None, where=None, functions=None, kernels=None, attribute=None,
+            ratio=None):
     """The side-by-side text of the runs in RESDIRS (LOOKUPS: only the
     lookup table of those backends; BACKENDS: only the per-packet table of
     those cells, with the deltas; WHERE: where_only(); FUNCTIONS:
     function_only(); KERNELS: only the kernels of these labels, in this
-    order, e.g. one of a run's two)."""
+    order, e.g. one of a run's two; RATIO: ratio_only())."""
     runs, rows, labels = [], {}, []
     for d in resdirs:
         run, r = load(d)
@@ -457,6 +509,8 @@ def compare(resdirs, lookups=None, backends=None, where=None, functions=None, ke
         return function_only(resdirs, functions, cells, rows, labels)
     if attribute:
         return attribute_only(resdirs, run_codes(runs), attribute, cells, rows, labels)
+    if ratio:
+        return ratio_only(resdirs, ratio, cells, rows, labels)
     out = ["T0 side by side: instructions / retpoline thunks per packet (knob 0 on patched kernels)", ""]
     for d, run in runs:
         out.append("  %s: %s, guest nft %s, %d boot(s) x %d pass(es)"
@@ -482,14 +536,15 @@ def main(args):
     for b in lookups or ():
         if b not in LOOKUP_BACKENDS:
             raise SystemExit("t0 compare: --lookups takes %s, not '%s'" % (",".join(LOOKUP_BACKENDS), b))
-    if sum(1 for a in (lookups, args.cells, args.where, args.function, args.attribute) if a) > 1:
-        raise SystemExit("t0 compare: --lookups, --cells, --where, --function and --attribute are different"
-                         " tables: pass one")
+    if sum(1 for a in (lookups, args.cells, args.where, args.function, args.attribute, args.ratio) if a) > 1:
+        raise SystemExit("t0 compare: --lookups, --cells, --where, --function, --attribute and --ratio are"
+                         " different tables: pass one")
     text = compare(args.runs, lookups, args.cells.split(",") if args.cells else None,
                    args.where.split(",") if args.where else None,
                    args.function.split(",") if args.function else None,
                    args.kernels.split(",") if args.kernels else None,
-                   args.attribute.split(",") if args.attribute else None)
+                   args.attribute.split(",") if args.attribute else None,
+                   args.ratio.split(",") if args.ratio else None)
     if args.out:
         with open(args.out, "w") as f:
             f.write(text)

@@ -3,7 +3,7 @@
 """Unit tests of t0.py compare (nft_concat_range/nft_concat_range/t0compare.py):
 runs of two bases side by side, the lookup less its drop cell, ranges, the
 patched kernel shown with knob 0 only, deltas, labelled kernels, --cells,
---where, --function, --kernels, --attribute.
+--where, --function, --kernels, --attribute, --ratio.
 No kernel, no QEMU.
 
 python3 tests/unit/test_t0compare.py: TAP (lib/tap.py,
@@ -434,6 +434,51 @@ class Attribute(Stored):
 
     def test_lines_fit_a_commit_message(self):
         """every line --attribute prints fits a commit message"""
+        self.assertLessEqual(max(len(ln) for ln in self.text.splitlines()), 75, self.text)
+
+
+class Ratio(Stored):
+    """compare --ratio: retpoline against spectre_v2=off and the 1.03x target."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.stored = store(cls.top, "t0-ratio", dict(rounds=3, reps=1, base="7.3", labels={"patched": "7.3 1-6"}), [
+            row("T0/net_port/drop/n0/k-", "patched", "retpoline", "-", "518", "0"),
+            row("T0/net_port/drop/n0/k-", "patched", "off", "-", "489", "0"),
+            row("T0/net_port/drop/n0/k--10k", "patched", "retpoline", "-", "500", "0"),
+            row("T0/net_port/drop/n0/k--10k", "patched", "off", "-", "489", "0"),
+            row("T0/net_port/dynset/n1/k-", "patched", "retpoline", "-", "938.13..939.48", "0"),
+            row("T0/net_port/dynset/n1/k-", "patched", "off", "-", "889.88..890.39", "0"),
+            row("T0/net_port/hash/n1/k-", "patched", "retpoline", "-", "1050", "1")])
+        cls.text = t0compare.compare([cls.stored], ratio=["drop", "dynset", "hash"])
+
+    def test_over_the_target(self):
+        """a cell above 1.03x: its ratio and the instructions beyond 1.03x off"""
+        self.assertEqual(line_of(self.text, "  drop ")[1:], ["7.3 1-6", "518 / 0", "489", "1.059", "+14.4"],
+                         self.text)
+
+    def test_under_the_target(self):
+        """a cell under 1.03x: a negative margin"""
+        self.assertEqual(line_of(self.text, "  drop 10k")[4:], ["1.022", "-3.6"], self.text)
+
+    def test_ranges_worst_case(self):
+        """ranges: the highest retpoline count against the lowest off one, rounded up"""
+        self.assertEqual(line_of(self.text, "  dynset")[2:], ["938..940 / 0", "889..891", "1.056", "+23.0"],
+                         self.text)
+
+    def test_cell_without_off_left_out(self):
+        """a cell counted with retpolines only gets no row"""
+        self.assertNotIn("hash", self.text)
+
+    def test_no_pair_fails(self):
+        """--ratio of cells none of which has both counts fails"""
+        with self.assertRaises(SystemExit) as cm:
+            t0compare.compare([self.stored], ratio=["hash"])
+        self.assertIn("both spectre_v2=retpoline and =off", str(cm.exception))
+
+    def test_lines_fit_a_commit_message(self):
+        """every line --ratio prints fits a commit message"""
         self.assertLessEqual(max(len(ln) for ln in self.text.splitlines()), 75, self.text)
 
 
