@@ -248,9 +248,11 @@ RATIO_TARGET = Fraction(103, 100)
 
 
 def ratio_text(ret, off):
-    """RET's instructions over OFF's, to three decimals, worst case of the
-    ranges (highest RET, lowest OFF)."""
-    return "%.3f" % (number(ret["kernel_insns"])[1] / number(off["kernel_insns"])[0])
+    """RET's instructions over OFF's, worst case of the ranges (highest RET,
+    lowest OFF), rounded up to three decimals: a ratio above RATIO_TARGET
+    never prints as the target itself."""
+    r = number(ret["kernel_insns"])[1] / number(off["kernel_insns"])[0]
+    return "%.3f" % (Fraction(math.ceil(r * 1000), 1000))
 
 
 def over_target_text(ret, off):
@@ -287,8 +289,8 @@ def ratio_only(resdirs, backends, cells, rows, labels):
     hdr = ["scenario", "kernel", "retpoline", "off", "ratio", "over " + target]
     out += ["  " + line for line in render_table(hdr, table).split("\n")]
     out += ["  (retpoline: instructions / retpoline thunks; ratio and over %s:" % target,
-            "  the highest retpoline and lowest off count of a range; over",
-            "  %s: retpoline less %s off, negative: under the target)" % (target, target)]
+            "  the highest retpoline and lowest off count of a range, rounded",
+            "  up; over %s: retpoline less %s off, negative: under it)" % (target, target)]
     return fit(out)
 
 

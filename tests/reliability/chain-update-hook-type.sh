@@ -9,8 +9,9 @@
 # treats that hook as foreign.
 #
 # Run as root in a network namespace of its own, with an nft that has
-# "list hooks" (1.0.1 or later; the lab's current nft on 7.3).  Adds table
-# netdev cuht and the dummy devices cuht0 and cuht1, removes them.
+# "list hooks" (1.0.1 or later: the host's on 6.12, the lab's current nft
+# on 7.3).  Adds table netdev cuht and the dummy devices cuht0 and cuht1,
+# removes them.
 # Exit 0: every device of the chain names it; 1: reproduced (the listing is
 # printed); 2: setup failed.
 set -u
