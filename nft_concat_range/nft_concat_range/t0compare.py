@@ -139,10 +139,20 @@ def lookup_rows(backends, cells, rows, labels):
 MESSAGE_WIDTH = 75
 
 
+def run_name(resdir):
+    """A stored run's name: its directory's."""
+    return os.path.basename(os.path.normpath(resdir))
+
+
+def run_names(resdirs):
+    """The runs' names, comma-separated, for an error message."""
+    return ", ".join(run_name(d) for d in resdirs)
+
+
 def runs_lines(resdirs):
     """The line(s) naming the runs a table comes from, one run per line
     after the first so that each stays within MESSAGE_WIDTH."""
-    names = [os.path.basename(os.path.normpath(d)) for d in resdirs]
+    names = [run_name(d) for d in resdirs]
     out = ["  (T0 run%s %s" % ("s" if len(names) > 1 else "", names[0])]
     out += ["   " + n for n in names[1:]]
     out[:-1] = [ln + "," for ln in out[:-1]]
@@ -153,7 +163,7 @@ def runs_lines(resdirs):
 def lookups_only(resdirs, backends, cells, rows, labels):
     """The lookup table alone, for BACKENDS, with one line naming the runs:
     what a commit message quotes ([[include]] of a stored file)."""
-    names = ", ".join(os.path.basename(os.path.normpath(d)) for d in resdirs)
+    names = run_names(resdirs)
     out = ["  instructions / retpoline thunks per lookup"] + runs_lines(resdirs) + [""]
     table = lookup_rows(backends, cells, rows, labels)
     if not table:
@@ -233,7 +243,7 @@ def cells_only(resdirs, backends, cells, rows, labels):
              + [compact_delta(rows.get((c, m, labels[0])), rows.get((c, m, lab))) for lab in labels[1:]]
              for c, m in cells if parse_cell_id(c)["backend"] in backends]
     if not table:
-        names = ", ".join(os.path.basename(os.path.normpath(d)) for d in resdirs)
+        names = run_names(resdirs)
         raise SystemExit("t0 compare: no cell of backend(s) %s in %s" % (",".join(backends), names))
     return fit(out + kernel_table(labels, table, [
         "  (a range is min..max over the boots of a kernel; a delta counts",
@@ -281,7 +291,7 @@ def ratio_only(resdirs, backends, cells, rows, labels):
             table.append([where_cell(c), lab, compact_cell(ret), compact(off["kernel_insns"]),
                           ratio_text(ret, off), over_target_text(ret, off)])
     if not table:
-        names = ", ".join(os.path.basename(os.path.normpath(d)) for d in resdirs)
+        names = run_names(resdirs)
         raise SystemExit("t0 compare: no cell of backend(s) %s counted with both spectre_v2=retpoline"
                          " and =off in %s" % (",".join(backends), names))
     target = "%.2fx" % RATIO_TARGET
@@ -322,7 +332,7 @@ def where_only(resdirs, backends):
                           [t0breakdown.sfmt(c["total"][2])] +
                           [t0breakdown.sfmt(c["cats"][k]) for k in t0breakdown.CATEGORIES]))
     if not table:
-        names = ", ".join(os.path.basename(os.path.normpath(d)) for d in resdirs)
+        names = run_names(resdirs)
         raise SystemExit("t0 compare: no cell of backend(s) %s counted per function in %s"
                          % (",".join(backends), names))
     table.sort(key=lambda r: r[0])
@@ -375,7 +385,7 @@ def function_only(resdirs, names, cells, rows, labels):
         table.append([function_cell(c), m] + ["-" if f is None else compact(f["kernel_insns"]) for f in found]
                      + [compact_delta(found[0], f) for f in found[1:]])
     if not table:
-        runs = ", ".join(os.path.basename(os.path.normpath(d)) for d in resdirs)
+        runs = run_names(resdirs)
         raise SystemExit("t0 compare: no run counted per function in %s" % runs)
     out = ["  instructions per packet in %s" % " + ".join("%s()" % n for n in names)] \
         + runs_lines(resdirs) + [""]
@@ -457,7 +467,7 @@ def attribute_only(resdirs, codes, backends, cells, rows, labels):
             out += ["  " + line for line in render_table(["function", labels[0], labels[1], "delta", "code"],
                                                          table).split("\n")]
     if not found:
-        runs = ", ".join(os.path.basename(os.path.normpath(d)) for d in resdirs)
+        runs = run_names(resdirs)
         raise SystemExit("t0 compare: no cell of backend(s) %s counted per function in both kernels in %s"
                          % (",".join(backends), runs))
     return fit(out + [
@@ -516,7 +526,7 @@ def compare(resdirs, lookups=None, backends=None, where=None, functions=None, ke
     out = ["T0 side by side: instructions / retpoline thunks per packet (knob 0 on patched kernels)", ""]
     for d, run in runs:
         out.append("  %s: %s, guest nft %s, %d boot(s) x %d pass(es)"
-                   % (os.path.basename(os.path.normpath(d)), run.get("base_version", "linux-source-6.12"),
+                   % (run_name(d), run.get("base_version", "linux-source-6.12"),
                       run.get("nft", "host"), run["rounds"], run.get("reps", 1)))
     out.append("")
     hdr = ["scenario", "spectre_v2"] + labels
