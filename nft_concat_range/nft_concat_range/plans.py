@@ -87,8 +87,11 @@ def rules_file(outdir, tdef, c, dev):
     return rf
 
 
-def write_plan(role, tables, reps, duration, seed, dev, t2n, every, out):
-    """Writes the plan of one boot into OUT; returns the number of cell runs."""
+def write_plan(role, tables, reps, duration, seed, dev, t2n, every, out, reload=False):
+    """Writes the plan of one boot into OUT; returns the number of cell runs.
+    RELOAD: each repetition sets its group up anew (device, table and
+    sets created again) instead of the whole group's repetitions sharing
+    one setup."""
     rng = random.Random(seed)
     os.makedirs(out, exist_ok=True)
     lines = ["# nftlab bench plan: role %s tables %s reps %d duration %s"
@@ -116,10 +119,13 @@ def write_plan(role, tables, reps, duration, seed, dev, t2n, every, out):
             write(os.path.join(out, "sets-%s.nftlab" % g["type"]), cmds)
             for name, text in files.items():
                 write(os.path.join(out, name), text)
-        lines.append(group_line(g, p, setsf, getattr(TABLES[g["table"]], "PGOPTS", "-")))
+        gline = group_line(g, p, setsf, getattr(TABLES[g["table"]], "PGOPTS", "-"))
+        lines.append(gline)
         for c in cells:
             c["rules"] = rules_file(out, tdef, c, dev)
         for rep in range(1, reps + 1):
+            if reload and rep > 1:
+                lines.append(gline)
             order = list(cells)
             rng.shuffle(order)
             for c in order:

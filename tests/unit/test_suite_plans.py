@@ -158,6 +158,37 @@ class Plan(unittest.TestCase):
                          {("nohook", "tx,nocounter,noerrors"), ("egress", "counter,tx,noerrors")})
 
 
+class PlanReload(unittest.TestCase):
+    """The plan of T1 with three repetitions, each setting its group up anew (smp-noise --settings reload)."""
+
+    def test_reload(self):
+        """plan (reload): each repetition of a group comes after a setup line of its own, the same as the first; the cells are those of a plan without reload"""
+        d = tempfile.mkdtemp(prefix="suite-plans-")
+        self.addCleanup(shutil.rmtree, d, True)
+        plans = {}
+        for reload in (False, True):
+            out = os.path.join(d, str(reload))
+            n = write_plan("patched-retpoline", ["T1"], 3, "1", 1, "d0", 10, False, out, reload=reload)
+            with open(os.path.join(out, "plan.tsv")) as f:
+                plans[reload] = ([ln.split("\t") for ln in f if not ln.startswith("#")], n)
+        plain, n_plain = plans[False]
+        plan, n = plans[True]
+        self.assertEqual(n, n_plain)
+        self.assertEqual([f for f in plan if f[0] == "cell"], [f for f in plain if f[0] == "cell"])
+        groups = [f for f in plain if f[0] == "group"]
+        self.assertTrue(groups)
+        for g in groups:
+            with self.subTest(group=g[1]):
+                self.assertEqual(plain.count(g), 1)
+                self.assertEqual(plan.count(g), 3)
+        # every setup line is followed by one repetition's cells: REP counts up from 1 after each
+        rep_after = []
+        for i, f in enumerate(plan):
+            if f[0] == "group":
+                rep_after.append((f[1], plan[i + 1][4]))
+        self.assertEqual([r for _, r in rep_after], ["1", "2", "3"] * len(groups))
+
+
 class NftlabGen(unittest.TestCase):
     @unittest.skipUnless(os.access(NFTLAB, os.X_OK), "userspace/build/nftlab not built (make userspace)")
     def test_gen(self):
