@@ -8,23 +8,51 @@ import re
 from .stats import mean, mean_ci, median, median_ci, parse_ministat_difference, pooled_t, run_ministat, stdev
 
 
-class Cells:
-    """Samples grouped by (role, cell id)."""
+# What a cell's figures are made of (meta "estimator", bench --estimator):
+# - "samples": every valid sample (the runs before the estimator existed);
+# - "boot-best": each boot's fastest valid sample of the cell, one value
+#   per boot.  What disturbs the guest (the host, another guest, the guest
+#   itself) can only slow a sample, and it does so in episodes that last
+#   several samples (nft_concat_range/smp-noise's timelines), so the best
+#   of a boot's repetitions is the one least disturbed; across boots it
+#   varies far less than the samples do.  Medians, CIs and ministat then
+#   run over the boots: a run needs at least 2 per kernel (bench --rounds),
+#   and a cell's per-lookup cost pairs the bests of one boot.
+ESTIMATORS = ("samples", "boot-best")
 
-    def __init__(self, boots):
-        self.by = {}
+
+def boot_bests(ss):
+    """Of samples SS, the fastest valid one of each boot, in the order of
+    the boots' first samples."""
+    best = {}
+    for s in ss:
+        if s["valid"] and s["pps"] and (s["boot"] not in best or s["pps"] > best[s["boot"]]["pps"]):
+            best[s["boot"]] = s
+    return list(best.values())
+
+
+class Cells:
+    """Samples grouped by (role, cell id): all of them (.all, which the
+    status of a cell reads) and those the figures use (.by, ESTIMATOR)."""
+
+    def __init__(self, boots, estimator="samples"):
+        if estimator not in ESTIMATORS:
+            raise ValueError("unknown estimator %r (%s)" % (estimator, ", ".join(ESTIMATORS)))
+        self.estimator = estimator
+        self.all = {}
         self.knob_missing = set()
         for b in boots:
             for s in b["samples"]:
-                self.by.setdefault((b["role"], s["cell"]), []).append(s)
+                self.all.setdefault((b["role"], s["cell"]), []).append(s)
                 if s["knob_req"] in ("0", "1") and s["knob"] == "missing":
                     self.knob_missing.add(b["role"])
+        self.by = self.all if estimator == "samples" else {k: boot_bests(v) for k, v in self.all.items()}
 
     def get(self, role, cid):
         return self.by.get((role, cid), [])
 
     def status(self, role, cid):
-        ss = self.get(role, cid)
+        ss = self.all.get((role, cid), [])
         if not ss:
             return "not measured"
         bad = [s for s in ss if not s["valid"]]
@@ -36,11 +64,13 @@ class Cells:
         return [s["pps"] for s in self.get(role, cid) if s["valid"]]
 
     def paired_ns(self, role, cid, drop_cid, n):
-        """ns per lookup, paired per (boot, rep) with the drop cell."""
-        drop = {(s["boot"], s["rep"]): s for s in self.get(role, drop_cid)}
+        """ns per lookup, paired per (boot, rep) with the drop cell (per
+        boot with boot-best: the two bests of a boot)."""
+        key = ((lambda s: s["boot"]) if self.estimator == "boot-best" else (lambda s: (s["boot"], s["rep"])))
+        drop = {key(s): s for s in self.get(role, drop_cid)}
         out = []
         for s in self.get(role, cid):
-            d = drop.get((s["boot"], s["rep"]))
+            d = drop.get(key(s))
             if d is None or not s["valid"] or not d["valid"]:
                 continue
             out.append((1e9 / s["pps"] - 1e9 / d["pps"]) / max(n, 1))
@@ -61,9 +91,9 @@ class Analysis:
     amplification, and ministat comparisons (whose outputs the report's
     appendix lists in the order they were made)."""
 
-    def __init__(self, resdir, boots, t2n):
+    def __init__(self, resdir, boots, t2n, estimator="samples"):
         self.resdir = resdir
-        self.cells = Cells(boots)
+        self.cells = Cells(boots, estimator)
         self.t2n = t2n
         self.ministat = []         # (title, full output)
 
@@ -117,18 +147,25 @@ def aa_state(aa):
     return "skip", "A/A pair not compared: %s" % v
 
 
-def noise_floor(aa, boots):
+def noise_floor(aa, boots, cells=None):
     """The noise the run observed: the A/A difference with its CI and the
     spread of same-cell samples (coefficient of variation of ns/packet of
-    every (kernel, cell) with at least 2 valid samples)."""
+    every (kernel, cell) with at least 2 valid samples; with CELLS of the
+    boot-best estimator, of the boots' bests)."""
     by = {}
-    for b in boots:
-        for s in b["samples"]:
-            if s["valid"] and s["pps"]:
-                by.setdefault((b.get("role"), s["cell"]), []).append(1e9 / s["pps"])
+    if cells is not None and cells.estimator != "samples":
+        for k, ss in cells.by.items():
+            by[k] = [1e9 / s["pps"] for s in ss]
+    else:
+        for b in boots:
+            for s in b["samples"]:
+                if s["valid"] and s["pps"]:
+                    by.setdefault((b.get("role"), s["cell"]), []).append(1e9 / s["pps"])
     cvs = sorted(stdev(v) / mean(v) * 100 for v in by.values() if len(v) >= 2)
     state, text = aa_state(aa)
     out = dict(aa_state=state, aa_text=text, cells=len(cvs))
+    if cells is not None and cells.estimator != "samples":
+        out["estimator"] = cells.estimator
     if aa and aa.get("ours"):
         out["aa_rel"], out["aa_rel_half"] = aa["ours"]["rel"], aa["ours"]["rel_half"]
     if cvs:

@@ -8,6 +8,7 @@ import sys
 
 from . import __doc__ as package_doc
 from . import lab
+from .analysis import ESTIMATORS
 from .model import DEFAULT_T2_LOOKUPS, DEV, ROLES
 from .tables import ALL_TABLES
 
@@ -74,6 +75,9 @@ def bench_parser():
     p.add_argument("--results", metavar="DIR", help="results directory (default build/results/bench-<timestamp>)")
     p.add_argument("--selftest", action="store_const", const=True,
                    help="also run the base tree's performance group (default with --full)")
+    p.add_argument("--estimator", choices=ESTIMATORS, default="samples",
+                   help="what a cell's figures are made of: every sample (default), or each boot's fastest "
+                   "(boot-best: one value per boot, so use --rounds 3 or more; see analysis.py)")
     return p
 
 
@@ -96,6 +100,8 @@ def subcommand_parser():
     p = sub.add_parser("report", help="results.json, report.md and SVGs of a results dir")
     p.add_argument("resdir")
     p.add_argument("--quiet", action="store_true")
+    p.add_argument("--estimator", choices=ESTIMATORS,
+                   help="analyse the run's samples this way from now on (recorded in its meta)")
     p = sub.add_parser("validate", help="TAP checks of a results dir")
     p.add_argument("resdir")
     p = sub.add_parser("drift", help="why samples of one cell differ within a boot (stored runs)")
@@ -126,7 +132,7 @@ def bench_main(argv=None):
             print("%s %s %s" % ((r,) + ROLES[r]))
         return 0
     if args.cmd == "report":
-        return report(args.resdir, args.quiet)
+        return report(args.resdir, args.quiet, args.estimator)
     if args.cmd == "validate":
         return validate(args.resdir)
     print(drift(args.paths))

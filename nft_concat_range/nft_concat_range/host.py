@@ -127,6 +127,7 @@ class Bench:
         self.run = dict(settings=dict(mode=s["mode"], tables=s["tables"], rounds=s["rounds"], reps_per_boot=s["reps"],
                                       duration=s["duration"], t2_lookups=args.t2_lookups, knob=self.knob,
                                       burst=self.burst or "1000", build=args.build, arch=args.arch,
+                                      estimator=args.estimator,
                                       nftlab=self.nftlab or "not built"),
                         host=dict(date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), cpu=cpu_model(),
                                   nproc=os.cpu_count()),
@@ -246,6 +247,9 @@ def run(args):
     """bench: every boot of ARGS (cli.bench_args), the base script, T0,
     then the report; 1 when a boot failed (the report is written anyway)."""
     s = settings(args.mode, args.tables, args.rounds, args.reps, args.duration, args.selftest)
+    if args.estimator == "boot-best" and s["rounds"] < 3:
+        raise SystemExit("%s: --estimator boot-best takes one value per boot: give --rounds 3 or more (%d)"
+                         % ("nft_concat_range/bench", s["rounds"]))
     b = Bench(args, s)
     roles = kernel_roles(s["mode"], s["tables"])
     b.resolve(roles)

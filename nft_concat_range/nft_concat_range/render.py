@@ -46,9 +46,10 @@ def noise_lines(noise):
     else:
         aa = noise["aa_text"]
     if noise.get("cells"):
-        spread = ("same-cell spread: coefficient of variation of ns/packet median %.1f%%, 90th percentile "
-                  "%.1f%%, max %.1f%% over %d cells" % (noise["cv_median"], noise["cv_p90"], noise["cv_max"],
-                                                        noise["cells"]))
+        spread = ("same-cell spread: coefficient of variation of ns/packet %smedian %.1f%%, 90th percentile "
+                  "%.1f%%, max %.1f%% over %d cells"
+                  % ("of the boots' bests " if noise.get("estimator") == "boot-best" else "",
+                     noise["cv_median"], noise["cv_p90"], noise["cv_max"], noise["cells"]))
     else:
         spread = "same-cell spread: no cell has 2 valid samples"
     out.append("noise floor: %s; %s" % (aa, spread))
@@ -75,7 +76,11 @@ def header_text(meta, boots, noise=None):
         lines.append("series:      %s" % (s or "(none: lab patches only)"))
     lines += ["repetitions: %s per cell (%s boots x %s interleaved repetitions per boot), %s s per sample" % (
         meta.get("reps_total"), meta.get("rounds"), meta.get("reps_per_boot"), meta.get("duration")),
-        "confidence:  95% (medians with order-statistics CIs; A/B verdicts by ministat, Student's t)",
+        "confidence:  95% (medians with order-statistics CIs; A/B verdicts by ministat, Student's t)"]
+    if meta.get("estimator") == "boot-best":
+        lines.append("estimator:   each boot's fastest sample of a cell (the best of its repetitions in the boot): "
+                     "medians, CIs and verdicts are over the boots, per-lookup costs pair the bests of a boot")
+    lines += [
         "packets:     pktgen xmit_mode netif_receive on a dummy device, netdev ingress chain, burst %s"
         % meta.get("burst", "?"),
         "knob:        %s" % meta.get("knob", "?")]

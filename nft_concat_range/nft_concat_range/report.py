@@ -5,7 +5,7 @@ report.md, results.json (schema SCHEMA), run.json and one SVG per table."""
 import json
 import os
 
-from . import basecmp, loads, t0cells
+from . import basecmp, loads, runlog, t0cells
 from .analysis import Analysis, noise_floor
 from .files import write
 from .ingest import load_run, read_results, read_t0
@@ -19,7 +19,7 @@ class Report(Analysis):
     """The figures of every table of a run (tables: {name: figures})."""
 
     def __init__(self, resdir, boots, meta):
-        super().__init__(resdir, boots, meta.get("t2_lookups", DEFAULT_T2_LOOKUPS))
+        super().__init__(resdir, boots, meta.get("t2_lookups", DEFAULT_T2_LOOKUPS), meta.get("estimator", "samples"))
         self.boots = boots
         self.meta = meta
         self.tables = {}
@@ -29,14 +29,25 @@ class Report(Analysis):
         for t in tables:
             self.tables[t] = TABLES[t].analyse(self)
         # T2 holds the run's A/A pair
-        self.noise = noise_floor(self.tables.get("T2", {}).get("aa"), self.boots)
+        self.noise = noise_floor(self.tables.get("T2", {}).get("aa"), self.boots, self.cells)
 
 
-def report(resdir, quiet=False):
+def report(resdir, quiet=False, estimator=None):
     """Writes the report files of RESDIR; everything they show comes from
     what results.json carries, so a stored results.json alone re-renders
-    them (the base script's output is kept in meta, T0's figures beside)."""
+    them (the base script's output is kept in meta, T0's figures beside).
+    ESTIMATOR (analysis.ESTIMATORS): analyse the run's samples that way
+    from now on (recorded in its meta), instead of as the run says."""
+    if estimator:
+        # recorded where the next report reads its meta: the run's
+        # bench.json (a run with its raw/) or results.json (written below)
+        run = runlog.read_run(resdir)
+        if run is not None:
+            run["settings"]["estimator"] = estimator
+            runlog.save(os.path.join(resdir, runlog.RUN), run)
     meta, boots, source = load_run(resdir)
+    if estimator:
+        meta["estimator"] = estimator
     logs = basecmp.script_logs(resdir, meta)
     if logs:
         meta["selftest_log"] = logs

@@ -68,6 +68,9 @@ def meta_of(run, boots):
                 nproc=h["nproc"], kernels={}, load_during=[], builds_running=False, confidence=CONFIDENCE,
                 selftest=dict(run.get("selftest", {})))
     meta["reps_total"] = meta["rounds"] * meta["reps_per_boot"]
+    # runs before bench --estimator used every sample
+    if s.get("estimator", "samples") != "samples":
+        meta["estimator"] = s["estimator"]
     for k in run.get("kernels", []):
         meta["kernels"][k["role"]] = km = kernel_meta(k, boots)
         if km.get("base"):
