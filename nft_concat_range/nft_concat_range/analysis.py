@@ -16,9 +16,12 @@ from .stats import mean, mean_ci, median, median_ci, parse_ministat_difference, 
 #   several samples (nft_concat_range/smp-noise's timelines), so the best
 #   of a boot's repetitions is the one least disturbed; across boots it
 #   varies far less than the samples do.  Medians, CIs and ministat then
-#   run over the boots: a run needs at least 2 per kernel (bench --rounds),
-#   and a cell's per-lookup cost pairs the bests of one boot.
+#   run over the boots, and a cell's per-lookup cost pairs the bests of
+#   one boot.
 ESTIMATORS = ("samples", "boot-best")
+# boot-best needs this many boots per kernel (bench --rounds): the median's
+# distribution-free 95 % CI (stats.median_ci) needs 6 values.
+BOOT_BEST_MIN_BOOTS = 6
 
 
 def boot_bests(ss):
@@ -62,6 +65,11 @@ class Cells:
 
     def pps(self, role, cid):
         return [s["pps"] for s in self.get(role, cid) if s["valid"]]
+
+    def all_pps(self, role, cid):
+        """Every valid sample's rate, whatever the estimator: for what
+        compares single samples (basecmp's prediction interval)."""
+        return [s["pps"] for s in self.all.get((role, cid), []) if s["valid"]]
 
     def paired_ns(self, role, cid, drop_cid, n):
         """ns per lookup, paired per (boot, rep) with the drop cell (per

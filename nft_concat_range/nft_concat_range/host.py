@@ -14,6 +14,7 @@ import sys
 import time
 
 from . import lab, runlog
+from .analysis import BOOT_BEST_MIN_BOOTS
 from .files import cpu_model
 from .model import DEV, ROLES
 from .plans import roles_for, write_plan
@@ -247,9 +248,11 @@ def run(args):
     """bench: every boot of ARGS (cli.bench_args), the base script, T0,
     then the report; 1 when a boot failed (the report is written anyway)."""
     s = settings(args.mode, args.tables, args.rounds, args.reps, args.duration, args.selftest)
-    if args.estimator == "boot-best" and s["rounds"] < 3:
-        raise SystemExit("%s: --estimator boot-best takes one value per boot: give --rounds 3 or more (%d)"
-                         % ("nft_concat_range/bench", s["rounds"]))
+    if args.estimator == "boot-best" and (s["rounds"] < BOOT_BEST_MIN_BOOTS or s["reps"] < 2):
+        raise SystemExit("nft_concat_range/bench: --estimator boot-best takes each boot's best of its repetitions:"
+                         " give --rounds %d or more (the CI of a median needs %d values) and --reps 2 or more"
+                         " (asked: --rounds %d --reps %d)" % (BOOT_BEST_MIN_BOOTS, BOOT_BEST_MIN_BOOTS,
+                                                              s["rounds"], s["reps"]))
     b = Bench(args, s)
     roles = kernel_roles(s["mode"], s["tables"])
     b.resolve(roles)

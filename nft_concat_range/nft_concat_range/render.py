@@ -32,6 +32,17 @@ def cell_text(st, sm, nd=3, scale=1.0):
     return fmt_summary(sm, nd, scale)
 
 
+def paired(t, what="repetition"):
+    """How a table T's paired costs pair their samples: per WHAT
+    ("repetition"), or per boot under the boot-best estimator."""
+    return "boot (the two bests of a boot)" if t.get("estimator") == "boot-best" else what
+
+
+def samples_word(t):
+    """What a table T's values are: samples, or the boots' bests."""
+    return "boots' bests" if t.get("estimator") == "boot-best" else "samples"
+
+
 def noise_lines(noise):
     """Header lines: a WARNING when the A/A pair differs, then the noise
     floor as observed."""
@@ -51,7 +62,9 @@ def noise_lines(noise):
                   % ("of the boots' bests " if noise.get("estimator") == "boot-best" else "",
                      noise["cv_median"], noise["cv_p90"], noise["cv_max"], noise["cells"]))
     else:
-        spread = "same-cell spread: no cell has 2 valid samples"
+        spread = "same-cell spread: no cell has 2 %s" % ("boots with a valid sample"
+                                                         if noise.get("estimator") == "boot-best"
+                                                         else "valid samples")
     out.append("noise floor: %s; %s" % (aa, spread))
     return out
 

@@ -6,7 +6,7 @@ import json
 import os
 
 from . import basecmp, loads, runlog, t0cells
-from .analysis import Analysis, noise_floor
+from .analysis import BOOT_BEST_MIN_BOOTS, ESTIMATORS, Analysis, noise_floor
 from .files import write
 from .ingest import load_run, read_results, read_t0
 from .model import DEFAULT_T2_LOOKUPS, SCHEMA, TYPE_ORDER, TYPES
@@ -28,8 +28,20 @@ class Report(Analysis):
     def build(self, tables):
         for t in tables:
             self.tables[t] = TABLES[t].analyse(self)
+            # what the tables' texts say their values are (render.paired())
+            if self.cells.estimator != "samples":
+                self.tables[t]["estimator"] = self.cells.estimator
         # T2 holds the run's A/A pair
         self.noise = noise_floor(self.tables.get("T2", {}).get("aa"), self.boots, self.cells)
+
+
+def boots_per_role(boots):
+    """{role: boots of it that ran (with samples)}."""
+    out = {}
+    for b in boots:
+        if b.get("samples"):
+            out[b["role"]] = out.get(b["role"], 0) + 1
+    return out
 
 
 def report(resdir, quiet=False, estimator=None):
@@ -37,17 +49,25 @@ def report(resdir, quiet=False, estimator=None):
     what results.json carries, so a stored results.json alone re-renders
     them (the base script's output is kept in meta, T0's figures beside).
     ESTIMATOR (analysis.ESTIMATORS): analyse the run's samples that way
-    from now on (recorded in its meta), instead of as the run says."""
-    if estimator:
-        # recorded where the next report reads its meta: the run's
-        # bench.json (a run with its raw/) or results.json (written below)
-        run = runlog.read_run(resdir)
-        if run is not None:
-            run["settings"]["estimator"] = estimator
-            runlog.save(os.path.join(resdir, runlog.RUN), run)
+    from now on instead of as the run says (recorded once the report is
+    written)."""
+    if estimator is not None and estimator not in ESTIMATORS:
+        raise SystemExit("bench report: unknown estimator %r (%s)" % (estimator, ", ".join(ESTIMATORS)))
     meta, boots, source = load_run(resdir)
     if estimator:
-        meta["estimator"] = estimator
+        meta.pop("estimator", None)
+        if estimator != "samples":
+            meta["estimator"] = estimator
+    used = meta.get("estimator", "samples")
+    if used not in ESTIMATORS:
+        raise SystemExit("bench report: %s: unknown estimator %r in the run's record (%s)"
+                         % (resdir, used, ", ".join(ESTIMATORS)))
+    if used == "boot-best":
+        short = {r: n for r, n in boots_per_role(boots).items() if n < BOOT_BEST_MIN_BOOTS}
+        if short:
+            raise SystemExit("bench report: %s: the estimator boot-best needs %d boots per kernel: %s"
+                             % (resdir, BOOT_BEST_MIN_BOOTS,
+                                ", ".join("%s has %d" % kv for kv in sorted(short.items()))))
     logs = basecmp.script_logs(resdir, meta)
     if logs:
         meta["selftest_log"] = logs
@@ -92,6 +112,13 @@ def report(resdir, quiet=False, estimator=None):
     if t0fig:
         results["t0"] = t0fig
     write(os.path.join(resdir, "results.json"), json.dumps(results, indent=1, sort_keys=True, default=str) + "\n")
+    if estimator:
+        # the run's record too, where the next report of a run with its
+        # raw/ reads its meta (runlog.meta_of); bench's own settings stay
+        run = runlog.read_run(resdir)
+        if run is not None:
+            run["analysis"] = dict(estimator=estimator)
+            runlog.save(os.path.join(resdir, runlog.RUN), run)
     if not quiet:
         print(text)
     return 0

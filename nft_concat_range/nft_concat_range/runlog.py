@@ -68,9 +68,11 @@ def meta_of(run, boots):
                 nproc=h["nproc"], kernels={}, load_during=[], builds_running=False, confidence=CONFIDENCE,
                 selftest=dict(run.get("selftest", {})))
     meta["reps_total"] = meta["rounds"] * meta["reps_per_boot"]
-    # runs before bench --estimator used every sample
-    if s.get("estimator", "samples") != "samples":
-        meta["estimator"] = s["estimator"]
+    # runs before bench --estimator used every sample; bench report
+    # --estimator records its choice under "analysis"
+    est = run.get("analysis", {}).get("estimator", s.get("estimator", "samples"))
+    if est != "samples":
+        meta["estimator"] = est
     for k in run.get("kernels", []):
         meta["kernels"][k["role"]] = km = kernel_meta(k, boots)
         if km.get("base"):

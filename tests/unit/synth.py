@@ -13,20 +13,21 @@ from nft_concat_range.plans import groups_for
 from nft_concat_range.tables import ALL_TABLES
 
 
-def synth_results(wd):
+def synth_results(wd, rounds=2):
     """A results directory with samples drawn from a known cost model:
-    ns/packet = drop + n * lookup (per backend, kernel, knob) + noise."""
+    ns/packet = drop + n * lookup (per backend, kernel, knob) + noise;
+    ROUNDS boots per kernel."""
     rng = random.Random(7)
     drop_ns = 800.0
     cost = {("baseline", "-"): 60.0, ("patched", "-"): 50.0, ("patched", "0"): 50.0,
             ("patched", "1"): 65.0, ("plain", "-"): 48.0}
-    run = dict(settings=dict(mode="default", tables=list(ALL_TABLES), rounds=2, reps_per_boot=4, duration="0.5",
+    run = dict(settings=dict(mode="default", tables=list(ALL_TABLES), rounds=rounds, reps_per_boot=4, duration="0.5",
                              t2_lookups=10, knob=knob_sysctl(), burst="1000", build=False,
                              arch="um", nftlab="not built"),
                host=dict(date="synthetic", cpu="synthetic CPU", nproc=2), kernels=[], host_load=[], selftest={})
     for role in ROLES:
         run["kernels"].append(dict(role=role, status="ok", dir=wd, build=None))
-        for rnd in (1, 2):
+        for rnd in range(1, rounds + 1):
             d = os.path.join(wd, "raw", "r%d-%s" % (rnd, role))
             os.makedirs(os.path.join(d, "out"))
             write(os.path.join(d, "boot.json"), json.dumps(dict(role=role, round=rnd, kernel=wd, status=0)))

@@ -342,10 +342,15 @@ class Synthetic(unittest.TestCase):
         self.assertNotIn("SKIP", aa_line[0])
 
     def test_report_boot_best(self):
-        """report --estimator boot-best on the synthetic run: recorded in its meta, said in the header, T1's per-lookup cost still recovered from the boots' bests"""
+        """report --estimator boot-best: refused with 2 boots per kernel; on 6, recorded, said in the header, T1's per-lookup cost recovered from the boots' bests; --estimator samples undoes it"""
+        with self.assertRaises(SystemExit) as e:
+            report(self.wd, quiet=True, estimator="boot-best")
+        self.assertIn("needs 6 boots per kernel", str(e.exception))
+        with self.assertRaises(SystemExit):
+            report(self.wd, quiet=True, estimator="fastest")
         wd = tempfile.mkdtemp(prefix="bench-bootbest-")
         try:
-            shutil.copytree(self.wd, wd, dirs_exist_ok=True)
+            synth_results(wd, rounds=6)
             self.assertEqual(report(wd, quiet=True, estimator="boot-best"), 0)
             with open(os.path.join(wd, "results.json")) as f:
                 res = json.load(f)
@@ -354,12 +359,19 @@ class Synthetic(unittest.TestCase):
             text = read(os.path.join(wd, "report.md"))
             self.assertIn("estimator:   each boot's fastest sample", text)
             ns = res["tables"]["T1"]["rows"][0]["kernels"]["patched-retpoline"]["ns"]["pipapo"]
-            self.assertEqual(ns["n"], 2)
+            self.assertEqual(ns["n"], 6)
+            self.assertTrue(ns["ci"])
+            self.assertIn("paired per boot (the two bests of a boot)", text)
             want = self.model["T1 pipapo patched"]
             self.assertLess(abs(ns["median"] - want), 0.1 * want, "%.1f vs %.1f" % (ns["median"], want))
             # recorded: a plain re-render keeps the estimator
             self.assertEqual(report(wd, quiet=True), 0)
             self.assertEqual(read(os.path.join(wd, "report.md")), text)
+            self.assertEqual(report(wd, quiet=True, estimator="samples"), 0)
+            self.assertEqual(report(wd, quiet=True), 0)
+            text = read(os.path.join(wd, "report.md"))
+            self.assertNotIn("estimator:", text)
+            self.assertIn("paired per repetition", text)
         finally:
             shutil.rmtree(wd, ignore_errors=True)
         self.assertNotIn("estimator:", read(os.path.join(self.wd, "report.md")))

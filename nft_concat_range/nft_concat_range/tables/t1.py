@@ -7,7 +7,7 @@ Rows of seed 002 x netdev drop / every backend; Mpps and ns per lookup
 from ..analysis import summary
 from ..model import BACKENDS, SPEC_NOTE, TYPES, TYPE_ORDER, cell, cell_id
 from ..plots import err_bar, hist_body
-from ..render import cell_text, render_table
+from ..render import cell_text, paired, render_table, samples_word
 
 ROLES = ("baseline-retpoline", "patched-retpoline")
 PLOT_WIDTH = 1200           # seven types x three backends
@@ -85,11 +85,11 @@ def render(t):
     out.append(render_table(hdr, rows))
     d = t.get("drop_all")
     if d:
-        out += ["", "netdev drop, all types together (%d samples per kernel), ns per packet: baseline %s, patched %s"
-                % (d["n"], cell_text("ok", d["baseline"], 1), cell_text("ok", d["patched"], 1)),
+        out += ["", "netdev drop, all types together (%d %s per kernel), ns per packet: baseline %s, patched %s"
+                % (d["n"], samples_word(t), cell_text("ok", d["baseline"], 1), cell_text("ok", d["patched"], 1)),
                 "  ministat -c 95 (patched - baseline): %s" % d["verdict"]["verdict"]]
     out += ["", "Note: " + SPEC_NOTE]
-    out += ["", "ns per lookup = 1e9/rate - 1e9/drop rate (paired per repetition), median [95% CI];",
+    out += ["", "ns per lookup = 1e9/rate - 1e9/drop rate (paired per %s), median [95%% CI];" % paired(t),
             "verdict: ministat -c 95 on the per-lookup samples, patched vs baseline:", ""]
     hdr = ["type, entries", "backend", "baseline ns", "patched ns", "verdict (patched - baseline)"]
     rows = []

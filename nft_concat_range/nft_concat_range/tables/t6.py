@@ -6,7 +6,7 @@ the update cost is paired with the same knob."""
 from ..analysis import summary
 from ..model import DYNSET_ADDRS, DYNSET_SET, DYNSET_SRC, cell, cell_id
 from ..plots import err_bar, hist_body
-from ..render import cell_text, fmt_summary, render_table
+from ..render import cell_text, fmt_summary, paired, render_table
 
 ROLES = ("patched-retpoline",)
 # burst 1: with a burst, pktgen sends the same skb again and the source
@@ -58,8 +58,8 @@ def render(t):
     out = [t["title"], ""]
     if t["knob_missing"]:
         out += ["The patched retpoline kernel has no force-indirect knob: direct/indirect not measured.", ""]
-    out += ["ns per packet, median [95% CI]; update cost = ns/packet(update) - ns/packet(drop), paired per "
-            "repetition with the drop cell of the same knob:", ""]
+    out += ["ns per packet, median [95%% CI]; update cost = ns/packet(update) - ns/packet(drop), paired per "
+            "%s with the drop cell of the same knob:" % paired(t), ""]
     hdr = ["knob", "drop only", "update @%s + drop" % DYNSET_SET, "update cost"]
     rows = []
     for r in t["rows"]:

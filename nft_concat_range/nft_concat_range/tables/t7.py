@@ -7,7 +7,7 @@ from ..analysis import summary
 from ..generators import CT_PGOPTS
 from ..model import cell, cell_id
 from ..plots import err_bar, hist_body
-from ..render import cell_text, fmt_summary, render_table
+from ..render import cell_text, fmt_summary, paired, render_table
 
 ROLES = ("baseline-retpoline", "patched-retpoline")
 PGOPTS = CT_PGOPTS
@@ -55,7 +55,7 @@ def render(t):
     out = [t["title"], "", "ns per packet, median [95% CI]: netdev = the netdev counting chain only; + ct = and",
            "conntrack's hooks at prerouting (its ip chain sits at the output hook); + nft = and an nf_tables",
            "prerouting chain beside them.  ct cost = (+ ct) - netdev, nft cost = (+ nft) - (+ ct), paired per",
-           "repetition.", ""]
+           "%s." % paired(t), ""]
     hdr = ["kernel"] + [label for _, label in CELLS] + [label for _, _, _, label in COSTS]
     rows = []
     for r in t["rows"]:
