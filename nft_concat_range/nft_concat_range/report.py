@@ -111,7 +111,9 @@ def report(resdir, quiet=False, estimator=None):
                    svg={t: (t + ".svg") for t in tables if t not in plot_errs})
     if t0fig:
         results["t0"] = t0fig
-    write(os.path.join(resdir, "results.json"), json.dumps(results, indent=1, sort_keys=True, default=str) + "\n")
+    # compact: docs/results/ has a size cap; json.load reads any layout
+    write(os.path.join(resdir, "results.json"), json.dumps(results, sort_keys=True, separators=(",", ":"),
+                                                           default=str) + "\n")
     if estimator:
         # the run's record too, where the next report of a run with its
         # raw/ reads its meta (runlog.meta_of); bench's own settings stay
