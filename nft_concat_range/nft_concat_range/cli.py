@@ -77,7 +77,7 @@ def bench_parser():
                    help="also run the base tree's performance group (default with --full)")
     p.add_argument("--estimator", choices=ESTIMATORS, default="samples",
                    help="what a cell's figures are made of: every sample (default), or each boot's fastest "
-                   "(boot-best: one value per boot, so use --rounds 3 or more; see analysis.py)")
+                   "(boot-best: one value per boot, so use --rounds 6 or more; see analysis.py)")
     return p
 
 
