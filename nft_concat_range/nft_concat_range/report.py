@@ -66,8 +66,9 @@ def report(resdir, quiet=False, estimator=None):
         short = {r: n for r, n in boots_per_role(boots).items() if n < BOOT_BEST_MIN_BOOTS}
         if short:
             raise SystemExit("bench report: %s: the estimator boot-best needs %d boots per kernel: %s"
+                             " (nft_concat_range/bench report %s --estimator samples analyses every sample)"
                              % (resdir, BOOT_BEST_MIN_BOOTS,
-                                ", ".join("%s has %d" % kv for kv in sorted(short.items()))))
+                                ", ".join("%s has %d" % kv for kv in sorted(short.items())), resdir))
     logs = basecmp.script_logs(resdir, meta)
     if logs:
         meta["selftest_log"] = logs
