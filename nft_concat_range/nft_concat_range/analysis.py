@@ -155,24 +155,16 @@ def aa_state(aa):
     return "skip", "A/A pair not compared: %s" % v
 
 
-def noise_floor(aa, boots, cells=None):
+def noise_floor(aa, cells):
     """The noise the run observed: the A/A difference with its CI and the
-    spread of same-cell samples (coefficient of variation of ns/packet of
-    every (kernel, cell) with at least 2 valid samples; with CELLS of the
-    boot-best estimator, of the boots' bests)."""
-    by = {}
-    if cells is not None and cells.estimator != "samples":
-        for k, ss in cells.by.items():
-            by[k] = [1e9 / s["pps"] for s in ss]
-    else:
-        for b in boots:
-            for s in b["samples"]:
-                if s["valid"] and s["pps"]:
-                    by.setdefault((b.get("role"), s["cell"]), []).append(1e9 / s["pps"])
-    cvs = sorted(stdev(v) / mean(v) * 100 for v in by.values() if len(v) >= 2)
+    spread of the values CELLS' figures use (coefficient of variation of
+    ns/packet of every (kernel, cell) with at least 2 valid ones: samples,
+    or with the boot-best estimator the boots' bests)."""
+    vals = ([1e9 / s["pps"] for s in ss if s["valid"] and s["pps"]] for ss in cells.by.values())
+    cvs = sorted(stdev(v) / mean(v) * 100 for v in vals if len(v) >= 2)
     state, text = aa_state(aa)
     out = dict(aa_state=state, aa_text=text, cells=len(cvs))
-    if cells is not None and cells.estimator != "samples":
+    if cells.estimator != "samples":
         out["estimator"] = cells.estimator
     if aa and aa.get("ours"):
         out["aa_rel"], out["aa_rel_half"] = aa["ours"]["rel"], aa["ours"]["rel_half"]

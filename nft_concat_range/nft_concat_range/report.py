@@ -32,7 +32,7 @@ class Report(Analysis):
             if self.cells.estimator != "samples":
                 self.tables[t]["estimator"] = self.cells.estimator
         # T2 holds the run's A/A pair
-        self.noise = noise_floor(self.tables.get("T2", {}).get("aa"), self.boots, self.cells)
+        self.noise = noise_floor(self.tables.get("T2", {}).get("aa"), self.cells)
 
 
 def boots_per_role(boots):

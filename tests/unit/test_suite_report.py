@@ -142,10 +142,10 @@ class Analysis(unittest.TestCase):
         self.assertEqual(Cells(boots).pps("r", "d"), [1e6, 8e5, 9e5, 1e6])
         with self.assertRaises(ValueError):
             Cells(boots, "fastest")
-        noise = noise_floor(None, boots, cells)
+        noise = noise_floor(None, cells)
         self.assertEqual((noise["estimator"], noise["cells"], noise["cv_median"]), ("boot-best", 2, 0.0))
         self.assertIn("of the boots' bests", noise_lines(noise)[0])
-        self.assertNotIn("estimator", noise_floor(None, boots, Cells(boots)))
+        self.assertNotIn("estimator", noise_floor(None, Cells(boots)))
 
     def test_aa_same(self):
         """A/A pair without a difference: validate state pass, WARNING at the top no, noise floor line"""
@@ -170,7 +170,7 @@ class Analysis(unittest.TestCase):
         one = dict(verdict="not compared (fewer than 2 valid samples)", a=None, b=None)
         self.assertEqual(aa_state(one)[0], "skip")
         self.assertEqual(aa_state(None)[0], "skip")
-        lines = noise_lines(noise_floor(one, []))
+        lines = noise_lines(noise_floor(one, Cells([])))
         self.assertEqual([ln for ln in lines if ln.startswith("WARNING")], [])
         self.assertIn("no cell has 2 valid samples", lines[0])
 
