@@ -31,7 +31,8 @@ checkpatch_ignore() {
 	case "$NFTLAB_BASE/$1" in
 	*/lab/0002-*) echo "ARCH_INCLUDE_LINUX <linux/cpufeature.h> is empty on UML" ;;
 	7.3/feature/0001-netfilter-nft_set_rbtree-inline-* | 7.3/stable/0001-netfilter-nf_tables-set-the-hook-* | \
-		7.3/stable/0002-netfilter-nft_set_rbtree-check-open-* | 6.12/stable/0001-netfilter-nft_set_rbtree-fix-* | \
+		7.3/stable/0002-netfilter-nft_set_rbtree-check-open-* | \
+		7.3/stable/0003-netfilter-nft_set_rbtree-refuse-closing-* | 6.12/stable/0001-netfilter-nft_set_rbtree-fix-* | \
 		6.12/stable/0002-netfilter-nf_tables-publish-set-data-* | \
 		6.12/stable/0003-netfilter-nf_tables-set-the-hook-*)
 		echo "UNKNOWN_COMMIT_ID the base tree has no upstream history" ;;
