@@ -69,6 +69,7 @@ UML_BOOT_RCU = ["WARNING: suspicious RCU usage", "kernel/rcu/tree.c:3185 Callbac
                 " [<600a992e>] os_start_secondary+0x4e/0x90"]
 
 # the first lines of the stall of docs/results/smp-debug-20261204T182100Z
+# (smp-x86_64-6.12-debug/splats/splat-1.txt)
 TCG_BOOT_STALL = (["rcu: INFO: rcu_sched detected stalls on CPUs/tasks:",
                    "rcu: \t(detected by 0, t=6502 jiffies, g=621, q=130680 ncpus=2)"] +
                   [" ? __pfx_schedule+0x10/0x10"] * 36 +
