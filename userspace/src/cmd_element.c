@@ -548,6 +548,9 @@ static int elem_get_one(struct ctx *c, struct setinfo *si, const char *text)
 		return err;
 	}
 	err = elem_lookup(&c->nl, si, el.key, el.key_end, start, end, &ne);
+	if (err == -ENOENT && el.is_range && !ne.msg[0] &&
+	    setinfo_is_single_interval(si))
+		snprintf(ne.msg, sizeof(ne.msg), "no element holds all of it");
 	if (err) {
 		fprintf(stderr, "nftlab: %s: %s/%s/%s: %s: %s%s%s%s\n", c->op,
 			nl_family_name(si->family), si->table, si->name,
