@@ -432,8 +432,12 @@ static int elem_write(struct ctx *c, struct setinfo *si, uint16_t type,
 		err = elem_from_file(c, &w, o->file);
 	if (!err && o->gen)
 		err = elem_from_gen(c, &w, o);
-	if (!err && w.merge)
+	if (!err && w.merge) {
+		/* the merged intervals are numbered after the collected ones */
+		c->srcmap.next = w.nelem;
 		err = elem_merge_write(c, t, si, type, flags, &merge);
+		w.nelem = c->srcmap.next;
+	}
 	ivl_free(&merge);
 	if (!err)
 		err = ew_close(&w);
