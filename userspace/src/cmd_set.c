@@ -252,9 +252,11 @@ static int set_fill(struct ctx *c, struct nftnl_set *s, const struct set_opts *o
 /*
  * set add of a set that exists (in the kernel, or declared earlier in the
  * transaction): 1, with what it is in have; 0: the set is new.  The
- * kernel leaves an existing set as it is (it refuses other flags, types
- * or lengths with EEXIST): it is not emptied, and later commands see it
- * as it is.
+ * kernel leaves an existing set as it is: it refuses other flags, types
+ * or lengths (EEXIST) and ignores the rest, among it the user data that
+ * holds auto-merge.  It is not emptied, and later commands see it as it
+ * is.  So an auto-merge that differs is refused here rather than dropped
+ * (nft's add set drops it: the set keeps merging, or not, as before).
  */
 static int set_existing(struct ctx *c, const struct setinfo *si,
 			struct setinfo *have)
@@ -286,6 +288,15 @@ static int set_existing(struct ctx *c, const struct setinfo *si,
 			return err;
 		}
 	}
+	if (have->automerge != si->automerge)
+		return cmd_refuse(c, "%s/%s/%s: exists %s auto-merge, and set add "
+				  "leaves an existing set as it is (nft's add "
+				  "set ignores the difference): %s, or set del "
+				  "it first", nl_family_name(si->family),
+				  si->table, si->name,
+				  have->automerge ? "with" : "without",
+				  have->automerge ? "give --auto-merge" :
+				  "leave --auto-merge out");
 	return 1;
 }
 

@@ -156,8 +156,33 @@ same_elems "auto-merge: ... 0-65535, as nft" ip m7 s m7ref
 expect_ok "auto-merge: merged up to 255.255.255.255" \
 	element add ip m7 a 255.255.254.0/24
 same_elems "auto-merge: ... 255.255.254.0/23, as nft" ip m7 a m7ref
+# N17: set add of an existing set does not change it (the kernel keeps
+# the user data that holds auto-merge): a different auto-merge is refused
+twins m17 'set s { type ipv4_addr; flags interval; elements = { 10.0.0.0/24 }; }
+set m { type ipv4_addr; flags interval; auto-merge; elements = { 10.0.0.0/24 }; }'
+expect_refused "auto-merge: set add --auto-merge of an existing set without it (N17)" \
+	'set add: ip/m17/s: exists without auto-merge, and set add leaves an existing set as it is .*: leave --auto-merge out, or set del it first$' \
+	set add ip m17 s --type ipv4_addr --flags interval --auto-merge
+printf '%s\n' 'set add ip m17 s --type ipv4_addr --flags interval --auto-merge' \
+	'element add ip m17 s 10.0.1.0/24' > "$TMP/m17.cmds"
+expect_refused "auto-merge: ... in a script, before an element add" \
+	'm17.cmds:1: set add: ip/m17/s: exists without auto-merge' -f "$TMP/m17.cmds"
+expect_refused "auto-merge: set add without --auto-merge of an auto-merge set" \
+	'set add: ip/m17/m: exists with auto-merge, .*: give --auto-merge, or set del it first$' \
+	set add ip m17 m --type ipv4_addr --flags interval
+expect_ok "auto-merge: element add into the set without it" \
+	element add ip m17 s 10.0.1.0/24
+nftns add element ip m17ref s '{ 10.0.1.0/24 }'
+same_elems "auto-merge: ... not merged: /24, /24 as nft keeps them" ip m17 s m17ref
+expect_ok "auto-merge: set add of the existing auto-merge set, then element add" \
+	-f <(printf '%s\n' 'set add ip m17 m --type ipv4_addr --flags interval --auto-merge' \
+		'element add ip m17 m 10.0.1.0/24')
+check "auto-merge: ... merged with what the set holds (it is not new)" \
+	grep -q 'elements = { 10.0.0.0/23 }' <(nftns list set ip m17 m)
 nftns delete table ip m6
 nftns delete table ip m6ref
 nftns delete table ip m7
 nftns delete table ip m7ref
+nftns delete table ip m17
+nftns delete table ip m17ref
 finish
