@@ -8,7 +8,12 @@
  * the kernel.
  *
  * Each case, in a table of its own: a set holding one interval (one batch),
- * then a second batch that adds the case's interval.  Printed per case:
+ * then a second batch that adds the case's interval (or, for the one-batch
+ * cases, an empty set, then one batch adding both, in that order).  Besides
+ * open intervals that overlap the set, the cases send values and closed
+ * intervals that reach an open interval the set holds (issue 53: nft
+ * refuses them; the kernel may skip the start element that has the open
+ * one's key and insert the end element, cutting it short).  Printed per case:
  * whether the kernel accepted the second batch, the elements the set then
  * holds (as the kernel lists them), and whether a packet to a key that
  * only the new interval holds matches `... @set counter` in an output
@@ -62,30 +67,55 @@ struct tcase {
 	const char *probe;	/* on lo: an address, or a port */
 	int in_union;		/* 1: the probe is in have or add */
 	int overlap;		/* 1: must be refused; 0: control */
+	int one_batch;		/* have and add in the second batch, in that
+				 * order (the set empty before) */
 };
 
 static const struct tcase cases[] = {
 	{ "v4-all-over-16", K_V4, { "10.1.0.0", "10.1.255.255" },
-	  { "0.0.0.0", NULL }, 0, "127.0.0.1", 1, 1 },
+	  { "0.0.0.0", NULL }, 0, "127.0.0.1", 1, 1, 0 },
 	{ "v4-open-over-16", K_V4, { "10.1.0.0", "10.1.255.255" },
-	  { "9.0.0.0", NULL }, 0, "127.0.0.1", 1, 1 },
+	  { "9.0.0.0", NULL }, 0, "127.0.0.1", 1, 1, 0 },
 	{ "v6-all-over-32", K_V6, { "2001:db8::", "2001:db8:ffff:ffff:ffff:ffff:ffff:ffff" },
-	  { "::", NULL }, 0, "::1", 1, 1 },
+	  { "::", NULL }, 0, "::1", 1, 1, 0 },
 	{ "port-all-over-80-90", K_PORT, { "80", "90" },
-	  { "0", NULL }, 0, "5000", 1, 1 },
+	  { "0", NULL }, 0, "5000", 1, 1, 0 },
 	/* the start plus an end element at end + 1 wrapped to 0.0.0.0 */
 	{ "v4-all-wrapped-end-over-16", K_V4, { "10.1.0.0", "10.1.255.255" },
-	  { "0.0.0.0", NULL }, 1, "127.0.0.1", 1, 1 },
+	  { "0.0.0.0", NULL }, 1, "127.0.0.1", 1, 1, 0 },
 	/* the other way round: a closed interval inside an open one */
 	{ "v4-16-inside-open", K_V4, { "9.0.0.0", NULL },
-	  { "10.1.0.0", "10.1.255.255" }, 0, "127.0.0.1", 1, 1 },
+	  { "10.1.0.0", "10.1.255.255" }, 0, "127.0.0.1", 1, 1, 0 },
 	/* controls: what the kernel must accept, and a closed overlap */
 	{ "v4-all-alone", K_V4, { NULL, NULL },
-	  { "0.0.0.0", NULL }, 0, "127.0.0.1", 1, 0 },
+	  { "0.0.0.0", NULL }, 0, "127.0.0.1", 1, 0, 0 },
 	{ "v4-open-above-16", K_V4, { "10.1.0.0", "10.1.255.255" },
-	  { "10.2.0.0", NULL }, 0, "127.0.0.1", 1, 0 },
+	  { "10.2.0.0", NULL }, 0, "127.0.0.1", 1, 0, 0 },
 	{ "v4-closed-over-16", K_V4, { "10.1.0.0", "10.1.255.255" },
-	  { "9.0.0.0", "11.0.0.0" }, 0, "127.0.0.1", 0, 1 },
+	  { "9.0.0.0", "11.0.0.0" }, 0, "127.0.0.1", 0, 1, 0 },
+	/*
+	 * Issue 53 (N01-N05): a value or a closed interval that shares the
+	 * start of an open interval the set holds.  Its start element has
+	 * the open one's key, so an insert that skips duplicates keeps the
+	 * old one, and its end element then closes the open interval: the
+	 * set holds the new interval alone.  Then the same in one batch.
+	 */
+	{ "v4-value-at-all-start", K_V4, { "0.0.0.0", NULL },
+	  { "0.0.0.0", "0.0.0.0" }, 0, "127.0.0.1", 1, 1, 0 },
+	{ "port-closed-at-open-start", K_PORT, { "1000", NULL },
+	  { "1000", "2000" }, 0, "5000", 1, 1, 0 },
+	{ "v6-half-at-all-start", K_V6, { "::", NULL },
+	  { "::", "7fff:ffff:ffff:ffff:ffff:ffff:ffff:ffff" }, 0, "::1", 1, 1, 0 },
+	{ "v4-25-at-open-24-start", K_V4, { "255.255.255.0", NULL },
+	  { "255.255.255.0", "255.255.255.127" }, 0, "127.0.0.1", 0, 1, 0 },
+	{ "port-closed-across-open-start", K_PORT, { "1000", NULL },
+	  { "999", "2000" }, 0, "5000", 1, 1, 0 },
+	{ "port-open-then-closed-one-batch", K_PORT, { "1000", NULL },
+	  { "1000", "2000" }, 0, "5000", 1, 1, 1 },
+	{ "v4-all-then-value-one-batch", K_V4, { "0.0.0.0", NULL },
+	  { "0.0.0.0", "0.0.0.0" }, 0, "127.0.0.1", 1, 1, 1 },
+	{ "port-closed-then-open-one-batch", K_PORT, { "1000", "2000" },
+	  { "1000", NULL }, 0, "5000", 1, 1, 1 },
 };
 
 static uint32_t key_len(enum key_kind k)
@@ -325,7 +355,8 @@ static int setup(struct conn *c, const char *table, const struct tcase *t)
 	nftnl_chain_free(ch);
 
 	rule_msg(c, b, table, t->kind);
-	if (t->have.lo && elems_msg(c, b, table, t, &t->have, 0))
+	if (t->have.lo && !t->one_batch &&
+	    elems_msg(c, b, table, t, &t->have, 0))
 		return -EINVAL;
 	return batch_commit(c, b);
 }
@@ -490,7 +521,8 @@ static const char *ivl_text(const struct ivl *v, char *buf, size_t len)
 /* 0: the kernel did what it must, 1: it did not, 2: setup failed */
 static int run_case(struct conn *c, const struct tcase *t, int num)
 {
-	char table[32], have[128], add[128];
+	char table[32], have[128], add[128], both[300];
+	const char *h, *a;
 	struct listing l = { .kind = t->kind };
 	struct mnl_nlmsg_batch *b;
 	uint64_t pkts;
@@ -504,7 +536,8 @@ static int run_case(struct conn *c, const struct tcase *t, int num)
 		return 2;
 	}
 	b = batch_begin(c);
-	if (elems_msg(c, b, table, t, &t->add, t->wrap_end))
+	if ((t->one_batch && elems_msg(c, b, table, t, &t->have, 0)) ||
+	    elems_msg(c, b, table, t, &t->add, t->wrap_end))
 		return 2;
 	err = batch_commit(c, b);
 	if (list_elems(c, table, &l) || send_probe(t) ||
@@ -513,9 +546,15 @@ static int run_case(struct conn *c, const struct tcase *t, int num)
 		teardown(c, table);
 		return 2;
 	}
+	h = ivl_text(&t->have, have, sizeof(have));
+	a = ivl_text(&t->add, add, sizeof(add));
+	if (t->one_batch) {
+		snprintf(both, sizeof(both), "%s, then %s, in one batch", h, a);
+		h = "nothing";
+		a = both;
+	}
 	printf("# %s: set %s, add %s%s: %s; set now: %s; %s %s (%s)\n",
-	       t->name, ivl_text(&t->have, have, sizeof(have)),
-	       ivl_text(&t->add, add, sizeof(add)),
+	       t->name, h, a,
 	       t->wrap_end ? " (+ wrapped end element)" : "",
 	       err ? strerror(-err) : "accepted", l.text, t->probe,
 	       pkts ? "matches" : "does not match",

@@ -63,6 +63,24 @@ static int merge_is(const char *cur_s, const char *add_s, const char *cur_w,
 	return ok;
 }
 
+/* the intervals of a not in b as they are, both sorted first */
+static int diff_is(const char *a_s, const char *b_s, const char *want)
+{
+	struct ivl a, b, out;
+	int ok;
+
+	ivl_of(&a, a_s);
+	ivl_of(&b, b_s);
+	ivl_init(&out, 4);
+	ivl_sort(&a);
+	ivl_sort(&b);
+	ok = !ivl_diff(&a, &b, &out) && ivl_is(&out, want);
+	ivl_free(&a);
+	ivl_free(&b);
+	ivl_free(&out);
+	return ok;
+}
+
 void test_ivl(struct tap *t)
 {
 	TAP_OK(t, merge_is("", "10.0.0.1-10.0.0.5 10.0.0.6-10.0.0.9 10.0.0.20 10.0.0.4",
@@ -90,4 +108,11 @@ void test_ivl(struct tap *t)
 			   "255.255.255.0-255.255.255.254",
 			   "0.0.0.0 255.255.255.0-255.255.255.255"),
 	       "ivl: the largest and the smallest value");
+	TAP_OK(t, diff_is("10.0.2.0-10.0.2.9 10.0.0.0-10.0.1.255 10.0.5.1",
+			  "10.0.5.1 10.0.0.0-10.0.0.255 10.0.2.0-10.0.2.9",
+			  "10.0.0.0-10.0.1.255"),
+	       "ivl: diff after sort: an interval with another end is not held");
+	TAP_OK(t, diff_is("10.0.0.1 10.0.0.3", "", "10.0.0.1 10.0.0.3") &&
+	       diff_is("", "10.0.0.1", ""),
+	       "ivl: diff against nothing, and of nothing");
 }

@@ -17,7 +17,7 @@ static int says(const struct elem_srcmap *m, uint64_t elem, const char *want)
 void test_src(struct tap *t)
 {
 	struct elem_srcmap m = { 0 };
-	uint32_t args, file, gen;
+	uint32_t args, file, gen, merged;
 	uint64_t first = 0;
 	int ok = 1;
 
@@ -29,9 +29,11 @@ void test_src(struct tap *t)
 	for (uint64_t e = 2; e < 7; e++)
 		ok &= !elem_src_note(&m, e, file, e < 5 ? e - 1 : e);
 	ok &= !elem_src_run_start(&m, 7, gen, 1);
+	ok &= !elem_src_add(&m, ELEM_SRC_MERGED, "s.cmds:4: ", &merged);
+	ok &= !elem_src_run_start(&m, 2000, merged, 1);
 	ok &= !elem_src_msg(&m, 40, 0) && !elem_src_msg(&m, 41, 5);
 	TAP_OK(t, ok, "elem_src: sources, notes and messages recorded");
-	TAP_OK(t, m.nruns == 4, "elem_src: consecutive lines share a run (%zu runs)",
+	TAP_OK(t, m.nruns == 5, "elem_src: consecutive lines share a run (%zu runs)",
 	       m.nruns);
 	TAP_OK(t, says(&m, 0, "argument 6") && says(&m, 1, "argument 7"),
 	       "elem_src: command-line elements name their argument");
@@ -41,6 +43,11 @@ void test_src(struct tap *t)
 	TAP_OK(t, says(&m, 7, "s.cmds:3 --gen element 1") &&
 	       says(&m, 1006, "s.cmds:3 --gen element 1000"),
 	       "elem_src: generated elements of a script line, one run");
+	TAP_OK(t, says(&m, 2000, "s.cmds:4 auto-merged") &&
+	       !elem_src_add(&m, ELEM_SRC_MERGED, "", &merged) &&
+	       !elem_src_run_start(&m, 3000, merged, 1) &&
+	       says(&m, 3000, "auto-merged"),
+	       "elem_src: auto-merge's intervals are named as such");
 	TAP_OK(t, !elem_src_msg_first(&m, 41, &first) && first == 5 &&
 	       elem_src_msg_first(&m, 42, &first) == -ENOENT,
 	       "elem_src: a message's first element by sequence number");

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "elem_merge.h"
+#include "elem_open.h"
 #include "elem_src.h"
 #include "nl.h"
 #include "quote.h"
@@ -40,6 +41,7 @@ struct ctx {
 	 * changed (elem_open.h) */
 	struct setreg ivl_changed;
 	int ivl_all_changed;	/* ... every set: a table del, ruleset flush */
+	struct open_reg opens;	/* the sets' intervals open to the top */
 };
 
 /* Exit status convention (nftlab.8, EXIT STATUS). */

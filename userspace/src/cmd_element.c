@@ -432,8 +432,12 @@ static int elem_write(struct ctx *c, struct setinfo *si, uint16_t type,
 		err = elem_from_file(c, &w, o->file);
 	if (!err && o->gen)
 		err = elem_from_gen(c, &w, o);
-	if (!err && w.merge)
+	if (!err && w.merge) {
+		/* the merged intervals are numbered after the collected ones */
+		c->srcmap.next = w.nelem;
 		err = elem_merge_write(c, t, si, type, flags, &merge);
+		w.nelem = c->srcmap.next;
+	}
 	ivl_free(&merge);
 	if (!err)
 		err = ew_close(&w);
@@ -548,6 +552,9 @@ static int elem_get_one(struct ctx *c, struct setinfo *si, const char *text)
 		return err;
 	}
 	err = elem_lookup(&c->nl, si, el.key, el.key_end, start, end, &ne);
+	if (err == -ENOENT && el.is_range && !ne.msg[0] &&
+	    setinfo_is_single_interval(si))
+		snprintf(ne.msg, sizeof(ne.msg), "no element holds all of it");
 	if (err) {
 		fprintf(stderr, "nftlab: %s: %s/%s/%s: %s: %s%s%s%s\n", c->op,
 			nl_family_name(si->family), si->table, si->name,

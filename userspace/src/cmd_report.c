@@ -119,25 +119,32 @@ static void report_in_txn(const struct ctx *c, const struct txn_what *w,
 			  size_t len)
 {
 	const char *e = strerror(-err);
+	char at[700] = "";
 	struct elem_dup d;
 
 	elem_dup_find(&c->srcmap, si, w, &d);
+	/* where both came from, as far as the batch tells: none unknown */
+	if (d.found && *d.where_earlier && *d.where)
+		snprintf(at, sizeof(at), " (%s %s%s%s)", d.exact ? "first at" :
+			 "at", d.where_earlier, d.exact ? ", again at " :
+			 "; this one at ", d.where);
+	else if (d.found && *d.where_earlier)
+		snprintf(at, sizeof(at), " (%s %s)", d.exact ? "first at" :
+			 "at", d.where_earlier);
+	else if (*d.where)
+		snprintf(at, sizeof(at), " (%s %s)", !d.found ? "at" :
+			 d.exact ? "again at" : "this one at", d.where);
 	if (d.found && d.exact)
-		snprintf(buf, len, "duplicate: given twice in this transaction "
-			 "(first at %s, again at %s): %s",
-			 *d.where_earlier ? d.where_earlier : "?",
-			 *d.where ? d.where : "?", e);
+		snprintf(buf, len, "duplicate: given twice in this transaction"
+			 "%s: %s", at, e);
 	else if (d.found)
 		snprintf(buf, len, "overlaps %s given earlier in this "
-			 "transaction (at %s; this one at %s): %s", d.earlier,
-			 *d.where_earlier ? d.where_earlier : "?",
-			 *d.where ? d.where : "?", e);
+			 "transaction%s: %s", d.earlier, at, e);
 	else
-		snprintf(buf, len, "%s in this transaction%s%s%s: %s",
+		snprintf(buf, len, "%s in this transaction%s: %s",
 			 si->flags & NFT_SET_INTERVAL ?
 			 "duplicate, or overlaps an interval given earlier" :
-			 "duplicate: given twice", *d.where ? " (at " : "",
-			 d.where, *d.where ? ")" : "", e);
+			 "duplicate: given twice", at, e);
 }
 
 /*

@@ -33,6 +33,7 @@ int cmd_ruleset(struct ctx *c, int argc, char **argv)
 		err = setreg_forget(&c->chains, family, NULL, NULL);
 	if (!err) {
 		merge_reg_forget(&c->merges, family, NULL, NULL);
+		open_reg_forget(&c->opens, family, NULL, NULL);
 		c->ivl_all_changed = !!c->script;
 	}
 	if (err) {

@@ -250,22 +250,82 @@ static int set_fill(struct ctx *c, struct nftnl_set *s, const struct set_opts *o
 }
 
 /*
- * What later commands of a script know of the set: its declaration, its
- * deletion, and for auto-merge that it is empty after set add or flush.
+ * set add of a set that exists (in the kernel, or declared earlier in the
+ * transaction): 1, with what it is in have; 0: the set is new.  The
+ * kernel leaves an existing set as it is: it refuses other flags, types
+ * or lengths (EEXIST) and ignores the rest, among it the user data that
+ * holds auto-merge.  It is not emptied, and later commands see it as it
+ * is.  So an auto-merge that differs is refused here rather than dropped
+ * (nft's add set drops it: the set keeps merging, or not, as before).
  */
-static int set_remember(struct ctx *c, uint16_t type, const struct setinfo *si)
+static int set_existing(struct ctx *c, const struct setinfo *si,
+			struct setinfo *have)
+{
+	struct nl_err ne;
+	int err;
+
+	err = setreg_find(&c->sets, si->family, si->table, si->name, have);
+	if (err == -ENOENT)
+		return 0;	/* deleted earlier in this transaction */
+	if (err == 0) {
+		memset(have, 0, sizeof(*have));
+		have->family = si->family;
+		have->table = si->table;
+		have->name = si->name;
+		err = setinfo_get(&c->nl, have, &ne);
+		if (err == -ENOENT)
+			return 0;
+		if (err == -EOPNOTSUPP)
+			return 1;	/* nftlab cannot read it: the kernel decides */
+		if (!err)
+			err = setreg_add(&c->sets, have);
+		if (err) {
+			fprintf(stderr, "nftlab: %s: %s/%s/%s: the set as it is "
+				"(set add of an existing set): %s%s%s%s\n", c->op,
+				nl_family_name(si->family), si->table, si->name,
+				strerror(-err), ne.msg[0] ? " (" : "", ne.msg,
+				ne.msg[0] ? ")" : "");
+			return err;
+		}
+	}
+	if (have->automerge != si->automerge)
+		return cmd_refuse(c, "%s/%s/%s: exists %s auto-merge, and set add "
+				  "leaves an existing set as it is (nft's add "
+				  "set ignores the difference): %s, or set del "
+				  "it first", nl_family_name(si->family),
+				  si->table, si->name,
+				  have->automerge ? "with" : "without",
+				  have->automerge ? "give --auto-merge" :
+				  "leave --auto-merge out");
+	return 1;
+}
+
+/*
+ * What later commands of a script know of the set: its declaration (a new
+ * set; an existing one stays as it is), its deletion, and that a new or
+ * flushed set is empty (auto-merge, open intervals).
+ */
+static int set_remember(struct ctx *c, uint16_t type, const struct setinfo *si,
+			int existing)
 {
 	int err = 0;
 
+	if (type == NFT_MSG_NEWSET && existing)
+		return 0;
 	if (type == NFT_MSG_NEWSET)
 		err = setreg_add(&c->sets, si);
 	else if (type == NFT_MSG_DELSET)
 		err = setreg_forget(&c->sets, si->family, si->table, si->name);
-	if (!err && type == NFT_MSG_DELSET)
+	if (!err && type == NFT_MSG_DELSET) {
 		merge_reg_forget(&c->merges, si->family, si->table, si->name);
-	else if (!err && (type == NFT_MSG_DELSETELEM || si->automerge))
-		err = merge_reg_empty(&c->merges, si->family, si->table,
-				      si->name, si->kt.key_len);
+		open_reg_forget(&c->opens, si->family, si->table, si->name);
+	} else if (!err) {
+		err = open_reg_empty(&c->opens, si->family, si->table,
+				     si->name);
+		if (!err && (type == NFT_MSG_DELSETELEM || si->automerge))
+			err = merge_reg_empty(&c->merges, si->family, si->table,
+					      si->name, si->kt.key_len);
+	}
 	if (!err && (type == NFT_MSG_DELSETELEM || type == NFT_MSG_DELSET))
 		err = ivl_changed_note(c, si, type == NFT_MSG_DELSET);
 	return err;
@@ -277,10 +337,10 @@ int cmd_set(struct ctx *c, int argc, char **argv)
 	struct nftnl_set *s;
 	struct nlmsghdr *nlh;
 	uint16_t family, type, flags = 0;
-	struct setinfo si = { 0 };
+	struct setinfo si = { 0 }, have;
 	struct txn own, *t;
 	int is_map = !strcmp(c->object, "map");
-	int err = 0;
+	int err = 0, existing = 0;
 
 	if (argc < 4)
 		return cmd_usage(c);
@@ -322,6 +382,11 @@ int cmd_set(struct ctx *c, int argc, char **argv)
 	nftnl_set_set_u32(s, NFTNL_SET_FAMILY, family);
 	if (type == NFT_MSG_NEWSET)
 		err = set_fill(c, s, &o, &si);
+	if (!err && type == NFT_MSG_NEWSET) {
+		err = set_existing(c, &si, &have);
+		existing = err > 0;
+		err = err > 0 ? 0 : err;
+	}
 	if (!err)
 		err = cmd_txn_begin(c, &own, &t);
 	if (err) {
@@ -335,9 +400,10 @@ int cmd_set(struct ctx *c, int argc, char **argv)
 		nftnl_set_nlmsg_build_payload(nlh, s);
 	nftnl_set_free(s);
 	err = txn_msg_end(t);
-	/* later commands of a script see the set as declared here */
+	/* later commands of a script see the set as declared here, or as it
+	 * is if it exists */
 	if (!err)
-		err = set_remember(c, type, &si);
+		err = set_remember(c, type, &si, existing);
 	if (err) {
 		cmd_txn_abort(c, t);
 		return cmd_fail(c, argv[3], err);

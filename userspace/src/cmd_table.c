@@ -34,6 +34,7 @@ static int table_txn(struct ctx *c, uint16_t type, uint16_t flags,
 		err = setreg_forget(&c->chains, family, name, NULL);
 	if (!err && type == NFT_MSG_DELTABLE) {
 		merge_reg_forget(&c->merges, family, name, NULL);
+		open_reg_forget(&c->opens, family, name, NULL);
 		c->ivl_all_changed = !!c->script;
 	}
 	if (err) {

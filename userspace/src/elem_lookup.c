@@ -82,11 +82,14 @@ static int elem_get_req(struct nl *nl, const struct setinfo *si,
 
 /*
  * The element of si that holds key (for concatenated ranges, the queried
- * [key, key_end]): start and end of its range, end = start for a single
- * value.  A single-field interval set answers with the range's start
- * element; a second lookup of (value + 1) flagged NFT_SET_ELEM_INTERVAL_END
- * returns the end element (end + 1), to get the whole range (nft 1.0.6
- * dumps the set instead).  0, -ENOENT or another negative errno.
+ * [key, key_end]; for single-field interval sets, all of [key, key_end],
+ * as nft 1.0.6 answers: a range inside one element gives that element, a
+ * range across elements or gaps none): start and end of its range, end =
+ * start for a single value.  A single-field interval set answers with the
+ * range's start element; a second lookup of (start + 1) flagged
+ * NFT_SET_ELEM_INTERVAL_END returns the end element (end + 1), to get the
+ * whole range (nft 1.0.6 dumps the set instead).  0, -ENOENT or another
+ * negative errno.
  */
 int elem_lookup(struct nl *nl, const struct setinfo *si, const uint8_t *key,
 		const uint8_t *key_end, uint8_t *start, uint8_t *end,
@@ -107,22 +110,27 @@ int elem_lookup(struct nl *nl, const struct setinfo *si, const uint8_t *key,
 	if (setinfo_is_single_interval(si)) {
 		/*
 		 * The range's end element holds end + 1; none: up to the top.
-		 * Ask for the first end element at or above (queried value + 1),
-		 * not at the queried value itself: rbtree start elements carry
-		 * no flags extension, so older kernels (6.12) match a start
-		 * element with the queried key whatever INTERVAL_END says, and
-		 * the answer would be the start again.  Any element keyed
-		 * value + 1 marks the end of this range (its end element, or the
-		 * start of an adjacent range), so both kernels agree.
+		 * Ask for the first end element at or above start + 1, not at
+		 * start itself: rbtree start elements carry no flags
+		 * extension, so older kernels (6.12) match a start element
+		 * with the queried key whatever INTERVAL_END says, and the
+		 * answer would be the start again.  Any element keyed start +
+		 * 1 marks the end of this range (its end element, or the start
+		 * of an adjacent range), so both kernels agree.  Not the end
+		 * element above key_end: for a range across elements that is
+		 * the end of another element.
 		 */
 		uint8_t next[KT_MAX_KEY];
 
 		memset(end, 0xff, len);
-		if (!elem_key_inc(&si->kt, key_end, next) &&
+		if (!elem_key_inc(&si->kt, start, next) &&
 		    !elem_get_req(nl, si, next, NULL,
 				  NFT_SET_ELEM_INTERVAL_END, &e, ne) &&
 		    e.found && elem_key_dec(&si->kt, e.key, end))
 			memcpy(end, start, len);
+		memset(ne, 0, sizeof(*ne));
+		if (memcmp(key_end, end, len) > 0)
+			return -ENOENT;	/* beyond the element holding key */
 	}
 	return 0;
 }

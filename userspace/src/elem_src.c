@@ -101,6 +101,9 @@ int elem_src_describe(const struct elem_srcmap *m, uint64_t elem, char *buf,
 		snprintf(buf, len, "%s%s--gen element %lu", label,
 			 *label ? " " : "", line);
 		break;
+	case ELEM_SRC_MERGED:
+		snprintf(buf, len, "%s%sauto-merged", label, *label ? " " : "");
+		break;
 	}
 	return 0;
 }

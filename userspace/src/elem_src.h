@@ -18,6 +18,7 @@ enum elem_src_kind {
 	ELEM_SRC_FILE,		/* label "FILE", line: line number */
 	ELEM_SRC_ARGS,		/* label "" or "SCRIPT:LINE", line: word */
 	ELEM_SRC_GEN,		/* label as ARGS, line: element number */
+	ELEM_SRC_MERGED,	/* label as ARGS: auto-merge's intervals */
 };
 
 struct elem_src_run {

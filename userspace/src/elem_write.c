@@ -132,12 +132,15 @@ int ew_add_slow(struct elem_writer *w, const struct elem *el, char *why,
 		break;
 	}
 	open = !!elem_key_inc(&w->si->kt, el->key_end, next);
-	if (w->keep_data) {
+	if (w->keep_data && !w->merged)
 		err = open_guard_check(&w->open, w->c, w->si, el->key,
 				       el->key_end, open, why, whylen);
-		if (err)
-			return err;
-	}
+	else if (!w->keep_data && w->c)
+		err = open_guard_del(w->c, w->si, open);
+	else
+		err = 0;
+	if (err)
+		return err;
 	err = ew_put(w, el->key, NULL, 0, el->timeout_ms, d);
 	if (err || open)
 		return err;	/* open: up to the largest value, no end */

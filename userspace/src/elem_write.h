@@ -66,6 +66,8 @@ struct elem_writer {
 	struct ivl *merge;
 	/* element add|create into a single-field interval set */
 	struct open_guard open;
+	/* auto-merge's result, merged with all of the set: not checked */
+	int merged;
 };
 
 void ew_init(struct elem_writer *w, struct txn *t,

@@ -151,3 +151,41 @@ int ivl_merge(struct ivl *cur, const struct ivl *add, const struct keytype *kt,
 	*cur = next;
 	return 0;
 }
+
+int ivl_copy(struct ivl *dst, const struct ivl *src)
+{
+	ivl_init(dst, src->len);
+	for (size_t i = 0; i < src->n; i++)
+		if (ivl_add(dst, ivl_start(src, i), ivl_end(src, i)))
+			return -ENOMEM;
+	return 0;
+}
+
+static int pair_cmp(const void *a, const void *b, void *arg)
+{
+	return memcmp(a, b, *(const uint32_t *)arg);
+}
+
+void ivl_sort(struct ivl *l)
+{
+	if (l->n > 1)
+		qsort_r(l->v, l->n, 2 * (size_t)l->len, pair_cmp, &l->len);
+}
+
+int ivl_diff(const struct ivl *a, const struct ivl *b, struct ivl *out)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < a->n; i++) {
+		const uint8_t *s = ivl_start(a, i);
+
+		while (j < b->n && memcmp(ivl_start(b, j), s, a->len) < 0)
+			j++;
+		if (j < b->n && !memcmp(ivl_start(b, j), s, a->len) &&
+		    !memcmp(ivl_end(b, j), ivl_end(a, i), a->len))
+			continue;
+		if (ivl_add(out, s, ivl_end(a, i)))
+			return -ENOMEM;
+	}
+	return 0;
+}

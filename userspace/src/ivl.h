@@ -42,5 +42,11 @@ int ivl_remove(struct ivl *l, const uint8_t *start, const uint8_t *end);
 int ivl_merge(struct ivl *cur, const struct ivl *add, const struct keytype *kt,
 	      struct ivl *del, struct ivl *put);
 void ivl_free(struct ivl *l);
+/* a copy of src into dst (initialised): 0 or -ENOMEM */
+int ivl_copy(struct ivl *dst, const struct ivl *src);
+/* sorted by start (the intervals of a set do not overlap) */
+void ivl_sort(struct ivl *l);
+/* the intervals of a (sorted) that b (sorted) does not hold as they are */
+int ivl_diff(const struct ivl *a, const struct ivl *b, struct ivl *out);
 
 #endif

@@ -247,6 +247,7 @@ int main(int argc, char **argv)
 	nl_close(&c.nl);
 	elem_src_free(&c.srcmap);
 	merge_reg_free(&c.merges);
+	open_reg_free(&c.opens);
 	setreg_free(&c.sets);
 	setreg_free(&c.chains);
 	setreg_free(&c.ivl_changed);

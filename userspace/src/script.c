@@ -61,6 +61,13 @@ static int script_commit(struct script *s)
 		c->refused = 1;
 		return -EINVAL;
 	}
+	c->op = quote(&q, s->path);
+	err = elem_merge_flush(c, &s->t);
+	if (err && !c->refused)
+		cmd_fail(c, "auto-merge", err);
+	c->op = "";
+	if (err)
+		return err;
 	cmd_reporter(c, &rep, quote(&q, s->path));
 	err = txn_commit(&s->t, &c->nl, &rep);
 	if (c->stats)

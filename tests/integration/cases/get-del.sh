@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # element get on every set kind (a range found by its first and by its
 # last value, a concatenated range by a value inside it, a missing
-# element), then element del of ranges from a file, compared with nft
+# element, ranges inside and across elements), then element del of ranges from a file, compared with nft
 # deleting the same ones from the twins.  Starts from the sets test, h, c
 # and i of netdev perf and the twins c and i that nft loaded (as the case
 # generated leaves them).
@@ -40,6 +40,19 @@ check "element get inside a concatenated range" [ "$out" = "10.0.0.6/31 . 2-3" ]
 expect_fail "element get of a missing element" \
 	'perf/h: 10.9.9.9: No such file or directory' \
 	element get netdev perf h 10.9.9.9
+# Issue #53 (N08): a range is the element that holds all of it, as nft
+# 1.0.6 answers; a range across elements or gaps is no element
+given set add netdev perf g --type inet_service --flags interval
+given element add netdev perf g 10-20 30-40 60-65535
+out=$(nftlab element get netdev perf g 12-18)
+check "element get of a range inside an element prints the element" [ "$out" = 10-20 ]
+out=$(nftlab element get netdev perf g 61-100)
+check "element get of a range inside an open element" [ "$out" = 60-65535 ]
+expect_fail "element get of a range across two elements (N08)" \
+	'perf/g: 15-35: No such file or directory \(no element holds all of it\)$' \
+	element get netdev perf g 15-35
+expect_fail "element get of a range from an element into a gap" \
+	'perf/g: 35-45: No such file or directory' element get netdev perf g 35-45
 head -100 "$TMP/c.txt" > "$TMP/cdel.txt"
 expect_ok "delete 100 concat ranges from a file" \
 	element del netdev perf c --file "$TMP/cdel.txt"
