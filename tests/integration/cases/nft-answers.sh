@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Issue #53, nft's answers to input (N09-N16, N19; N18 is in script.sh,
+# what nft reads alike in tests/nft/names.nft): one message for a refused
+# rule, set flush of a map and map flush of a set, timeouts beyond the
+# kernel's limit and of 0s, ',' as a word of its own, NAME-NAME, priority
+# numbers, and the counters of interval elements named by their range.
+# Starts from table ip ans with set s, map m and base chain c.
+set -u
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source=../expect.sh
+. "$(dirname "$0")/../expect.sh"
+
+# one_line NAME: $TMP/err, the last command's stderr, is one line
+one_line() {
+	local n
+	n=$(wc -l < "$TMP/err")
+	if [ "$n" -eq 1 ] && ! LC_ALL=C grep -q '[^[:print:]]' "$TMP/err"; then
+		ok "$1"
+	else
+		not_ok "$1: $n lines, or bytes that are no text"
+	fi
+}
+
+# no_timeout NAME SET: nft lists SET of table ans without a timeout or flags
+no_timeout() {
+	if nftns list set ip ans "$2" > "$TMP/set" &&
+	   ! grep -Eq 'timeout|flags' "$TMP/set"; then
+		ok "$1"
+	else
+		not_ok "$1"
+		diag < "$TMP/set"
+	fi
+}
+
+require
+setup_netns
+given table add ip ans
+given set add ip ans s --type ipv4_addr
+given element add ip ans s 10.0.0.1
+given map add ip ans m --type ipv4_addr --data verdict
+given element add ip ans m '10.0.0.1 : accept'
+given chain add ip ans c --hook input --priority 0
+
+# N09: the refusal, and nothing after it (an uninitialised buffer was)
+expect_refused "rule add --vmap of a set: refused" \
+	'rule add: --vmap s: not a verdict map$' rule add ip ans c --vmap s
+one_line "... in one message"
+expect_refused "rule add --map of a verdict map: refused" \
+	'rule add: --map m: not a map with --data mark$' rule add ip ans c --map m
+one_line "... in one message"
+
+finish
