@@ -50,4 +50,19 @@ expect_refused "rule add --map of a verdict map: refused" \
 	'rule add: --map m: not a map with --data mark$' rule add ip ans c --map m
 one_line "... in one message"
 
+# N10: nft answers ENOENT; refused here, saying what it is
+expect_refused "map flush of a set" \
+	'map flush: ip/ans/s: no such map: it is a set \(set flush\)' \
+	map flush ip ans s
+expect_refused "set flush of a map" \
+	'set flush: ip/ans/m: no such set: it is a map \(map flush\)' \
+	set flush ip ans m
+printf 'map add ip ans m2 --type ipv4_addr --data mark\nset flush ip ans m2\n' > "$TMP/f.cmds"
+expect_refused "set flush of a map declared earlier in the script" \
+	'f.cmds:2: set flush: ip/ans/m2: no such set: it is a map' -f "$TMP/f.cmds"
+printf 'map flush ip ans m\nset flush ip ans s\n' > "$TMP/g.cmds"
+expect_ok "map flush of a map, set flush of a set" -f "$TMP/g.cmds"
+check "... both flushed" [ "$(set_elems ip ans s)" = '[]' ]
+given element add ip ans s 10.0.0.1
+
 finish
