@@ -136,6 +136,14 @@ static void test_elem_errors(struct tap *t)
 	       "elem: empty element: %s", why);
 	TAP_OK(t, parse("inet_proto", "256", &e, why, sizeof(why)) == -EINVAL,
 	       "elem: protocol out of range: %s", why);
+	/* N11: the kernel's largest timeout, refused beyond it */
+	TAP_OK(t, parse("ipv4_addr", "10.0.0.1 timeout 213503d23h34m33s708ms",
+			&e, why, sizeof(why)) == 0 &&
+	       e.timeout_ms == TIMEOUT_MAX_MS &&
+	       parse("ipv4_addr", "10.0.0.1 timeout 213503d23h34m33s709ms",
+		     &e, why, sizeof(why)) == -EINVAL &&
+	       strstr(why, "value too large (at most 213503d23h34m33s708ms)"),
+	       "elem: timeout beyond the kernel's: %s", why);
 }
 
 static void test_elem_helpers(struct tap *t)
@@ -160,6 +168,12 @@ static void test_elem_helpers(struct tap *t)
 	       "timeout: bare number is seconds");
 	TAP_OK(t, timeout_parse("5x", &ms) == -EINVAL && timeout_parse("", &ms),
 	       "timeout: bad unit rejected");
+	TAP_OK(t, timeout_parse("99999999d", &ms) == -ERANGE &&
+	       timeout_parse("18446744073708ms", &ms) == 0 &&
+	       ms == TIMEOUT_MAX_MS &&
+	       timeout_parse("18446744073709ms", &ms) == -ERANGE &&
+	       timeout_parse("99999999999999999999s", &ms) == -ERANGE,
+	       "timeout: beyond the kernel's limit -> ERANGE");
 	TAP_OK(t, timeout_format(90500, buf, sizeof(buf)) == 0 &&
 	       !strcmp(buf, "1m30s500ms"), "timeout: format %s", buf);
 	strcpy(line, "  10.0.0.1 . 80 ,  # comment\n");

@@ -186,7 +186,7 @@ static int set_fill(struct ctx *c, struct nftnl_set *s, const struct set_opts *o
 {
 	struct keytype kt;
 	uint32_t flags = 0;
-	uint64_t v;
+	uint64_t v = 0;
 	struct qbuf q;
 	int err;
 
@@ -222,9 +222,18 @@ static int set_fill(struct ctx *c, struct nftnl_set *s, const struct set_opts *o
 		nftnl_set_set_data(s, NFTNL_SET_DESC_CONCAT, lens, kt.nfields);
 	}
 	if (o->timeout) {
-		if (timeout_parse(o->timeout, &v) || !v)
-			return cmd_refuse(c, "bad timeout '%s'",
-					  quote(&q, o->timeout));
+		char why[160];
+
+		err = timeout_parse(o->timeout, &v);
+		if (err) {
+			timeout_why(quote(&q, o->timeout), err, why,
+				    sizeof(why));
+			return cmd_refuse(c, "%s", why);
+		}
+	}
+	/* --timeout 0s: no timeout, nor the flag for it (as nft's
+	 * "timeout 0s"); the timeout flag comes from --flags then */
+	if (o->timeout && v) {
 		flags |= NFT_SET_TIMEOUT;
 		nftnl_set_set_u64(s, NFTNL_SET_TIMEOUT, v);
 	}

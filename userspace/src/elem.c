@@ -690,9 +690,10 @@ int elem_parse_full(struct elem *e, const struct keytype *kt, const char *text,
 				       kt->nfields);
 		} else if (!strcmp(tok[i], "timeout") && i + 1 < ntok) {
 			/* "timeout 0s": none, the set's default (as nft) */
-			if (timeout_parse(tok[i + 1], &e->timeout_ms))
-				return why_set(why, whylen, "bad timeout '%s'",
-					       tok[i + 1]);
+			int err = timeout_parse(tok[i + 1], &e->timeout_ms);
+
+			if (err)
+				return timeout_why(tok[i + 1], err, why, whylen);
 			i += 2;
 		} else {
 			return why_set(why, whylen, "unexpected '%s'", tok[i]);
@@ -893,8 +894,21 @@ int timeout_parse(const char *s, uint64_t *ms)
 			return -ERANGE;
 		total += v * unit;
 	}
+	if (total > TIMEOUT_MAX_MS)
+		return -ERANGE;
 	*ms = total;
 	return 0;
+}
+
+int timeout_why(const char *s, int err, char *why, size_t whylen)
+{
+	char max[64];
+
+	if (err != -ERANGE)
+		return why_set(why, whylen, "bad timeout '%s'", s);
+	timeout_format(TIMEOUT_MAX_MS, max, sizeof(max));
+	return why_set(why, whylen, "timeout '%s': value too large (at most "
+		       "%s)", s, max);
 }
 
 int timeout_format(uint64_t ms, char *buf, size_t len)

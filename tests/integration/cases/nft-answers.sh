@@ -65,4 +65,26 @@ expect_ok "map flush of a map, set flush of a set" -f "$TMP/g.cmds"
 check "... both flushed" [ "$(set_elems ip ans s)" = '[]' ]
 given element add ip ans s 10.0.0.1
 
+# N11: refused before sending, not the kernel's ERANGE as a long name
+expect_refused "set add --timeout 99999999d" \
+	"set add: timeout '99999999d': value too large \(at most 213503d23h34m33s708ms\)" \
+	set add ip ans big --type ipv4_addr --timeout 99999999d
+expect_refused "set add --timeout one ms beyond the kernel's" \
+	'value too large' \
+	set add ip ans big --type ipv4_addr --timeout 213503d23h34m33s709ms
+expect_ok "set add --timeout of the kernel's largest" \
+	set add ip ans big --type ipv4_addr --timeout 213503d23h34m33s708ms
+expect_refused "an element timeout beyond the kernel's" \
+	"ip/ans/big: 10.0.0.2 timeout 99999999d: timeout '99999999d': value too large" \
+	element add ip ans big '10.0.0.2 timeout 99999999d'
+
+# N19: timeout 0s is no timeout, for a set as for an element (as nft)
+expect_ok "set add --timeout 0s" set add ip ans t0 --type ipv4_addr --timeout 0s
+no_timeout "... a set without timeout or timeout flag, as nft's" t0
+expect_ok "set add --timeout 0s --flags timeout" \
+	set add ip ans t1 --type ipv4_addr --timeout 0s --flags timeout
+check "... has the flag, no timeout" \
+	grep -q 'flags timeout' <(nftns list set ip ans t1)
+expect_ok "an element's timeout 0s" element add ip ans t1 '10.0.0.1 timeout 0s'
+
 finish
