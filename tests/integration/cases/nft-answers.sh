@@ -87,4 +87,15 @@ check "... has the flag, no timeout" \
 	grep -q 'flags timeout' <(nftns list set ip ans t1)
 expect_ok "an element's timeout 0s" element add ip ans t1 '10.0.0.1 timeout 0s'
 
+# N12: ',' as a word of its own
+expect_ok "{ A , B } in separate words" \
+	element add ip ans s '{' 10.0.0.2 , 10.0.0.3 '}'
+expect_ok "A ,B and a trailing ," element add ip ans s 10.0.0.4 ,10.0.0.5 ,
+check "... all added" [ "$(set_elems ip ans s)" = \
+	'["10.0.0.1","10.0.0.2","10.0.0.3","10.0.0.4","10.0.0.5"]' ]
+expect_refused "a ',' with no element before it" \
+	"element add: empty element before ','" element add ip ans s '{' , 10.0.0.6 '}'
+expect_refused "two ',' in a row, as words" \
+	"element add: empty element before ','" element add ip ans s 10.0.0.6 , , 10.0.0.7
+
 finish
