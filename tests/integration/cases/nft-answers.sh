@@ -98,4 +98,13 @@ expect_refused "a ',' with no element before it" \
 expect_refused "two ',' in a row, as words" \
 	"element add: empty element before ','" element add ip ans s 10.0.0.6 , , 10.0.0.7
 
+# N13, N14: NAME-NAME is one name to nft, refused with a hint
+given set add ip ans p --type inet_service --flags interval
+expect_refused "ftp-ssh is no range of names" \
+	"'ftp-ssh' is no port number or service name of /etc/services \(a range of names needs ' - '\)" \
+	element add ip ans p ftp-ssh
+given set add ip ans pr --type inet_proto
+expect_refused "Tcp is no protocol (names are case sensitive, as nft)" \
+	"'Tcp' is no protocol number or name of /etc/protocols" element add ip ans pr Tcp
+
 finish
