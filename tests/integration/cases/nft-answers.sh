@@ -107,4 +107,12 @@ given set add ip ans pr --type inet_proto
 expect_refused "Tcp is no protocol (names are case sensitive, as nft)" \
 	"'Tcp' is no protocol number or name of /etc/protocols" element add ip ans pr Tcp
 
+# N15: 08 is no number to nft (a leading 0 is octal)
+expect_refused "priority 08" "bad priority '08'" \
+	chain add ip ans c8 --hook input --priority 08
+expect_refused "priority filter + 08" "bad priority 'filter \+ 08'" \
+	chain add ip ans c8 --hook input --priority 'filter + 08'
+expect_refused "priority +10 (nft: syntax error)" "bad priority '\+10'" \
+	chain add ip ans c8 --hook input --priority +10
+
 finish
