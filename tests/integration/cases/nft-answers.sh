@@ -115,4 +115,16 @@ expect_refused "priority filter + 08" "bad priority 'filter \+ 08'" \
 expect_refused "priority +10 (nft: syntax error)" "bad priority '\+10'" \
 	chain add ip ans c8 --hook input --priority +10
 
+# N16: interval elements named by their range, as nft lists them
+given set add ip ans ci --type ipv4_addr --flags interval --counter
+given element add ip ans ci 10.0.0.0/24 10.0.1.5 10.0.2.1-10.0.2.9 255.255.255.0/24
+given set add ip ans cp --type inet_service --flags interval --counter
+given element add ip ans cp 1000-2000 3000 65000-65535
+json=$(nftlab counters ip ans) || json=""
+check "counters: interval elements by their range" json_true "$json" \
+	'[.elements[] | select(.set == "ci") | .elem] | sort ==
+	 ["10.0.0.0/24","10.0.1.5","10.0.2.1-10.0.2.9","255.255.255.0/24"]'
+check "counters: port ranges, open to the top too" json_true "$json" \
+	'[.elements[] | select(.set == "cp") | .elem] | sort ==
+	 ["1000-2000","3000","65000-65535"]'
 finish
