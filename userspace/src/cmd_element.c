@@ -433,6 +433,7 @@ static int elem_write(struct ctx *c, struct setinfo *si, uint16_t type,
 	struct elem_writer w;
 	struct txn own, *t;
 	struct ivl merge;
+	size_t kept;
 	int err;
 
 	err = cmd_txn_begin(c, &own, &t);
@@ -452,6 +453,7 @@ static int elem_write(struct ctx *c, struct setinfo *si, uint16_t type,
 		err = elem_from_gen(c, &w, o);
 	if (!err && w.merge)
 		err = elem_merge_write(c, t, si, type, flags, &merge);
+	kept = merge.n;		/* for the message below */
 	ivl_free(&merge);
 	if (!err)
 		err = ew_close(&w);
@@ -461,9 +463,11 @@ static int elem_write(struct ctx *c, struct setinfo *si, uint16_t type,
 	c->srcmap.next = w.nelem;
 	if (err == -EMSGSIZE) {
 		fprintf(stderr, "nftlab: %s: %s/%s/%s: transaction exceeds "
-			"--max-batch %zu bytes at element %llu, nothing sent: %s\n",
-			c->op, nl_family_name(si->family), si->table, si->name,
-			c->max_batch, (unsigned long long)c->elems + 1,
+			"--max-batch %zu bytes at element %llu%s, nothing "
+			"sent: %s\n", c->op, nl_family_name(si->family),
+			si->table, si->name, c->max_batch,
+			(unsigned long long)(c->elems + kept) + 1, w.merge ?
+			" (with the intervals kept for auto-merge)" : "",
 			strerror(EMSGSIZE));
 		c->refused = 1;
 	}

@@ -127,4 +127,36 @@ check "counters: interval elements by their range" json_true "$json" \
 check "counters: port ranges, open to the top too" json_true "$json" \
 	'[.elements[] | select(.set == "cp") | .elem] | sort ==
 	 ["1000-2000","3000","65000-65535"]'
+# Item 3: input without end is refused at --max-batch, memory bounded by
+# it (peak RSS about the batch plus 5 MB; measured where no wrapper or
+# sanitizer adds its own); for an auto-merge set too, whose intervals
+# were kept without bound (it never ended).
+# stream_refused NAME SET REGEX: yes 10.0.0.1 into SET, refused in 60 s
+stream_refused() {
+	local mb=8 rc=0 rss=""
+	[ -n "$NFTLAB_WRAPPER" ] && mb=1
+	yes 10.0.0.1 | timeout 60 /usr/bin/time -f %M -o "$TMP/rss" \
+		ip netns exec "$NS" "${WRAP[@]}" "$NFTLAB" --max-batch "${mb}M" \
+		element add ip ans "$2" --file - 2> "$TMP/err" || rc=$?
+	diag < "$TMP/err"
+	[ -z "$NFTLAB_WRAPPER" ] && [ "${NFTLAB_BIG:-1}" != 0 ] &&
+		rss=$(tail -1 "$TMP/rss")
+	if [ "$rc" -ne 2 ] || ! grep -Eq -- "$3" "$TMP/err"; then
+		not_ok "$1: exit status $rc, want 2 and /$3/"
+	elif [ -n "$rss" ] && [ "$rss" -ge $(((mb + 8) * 1024)) ]; then
+		not_ok "$1: peak RSS $rss kB, want < $((mb + 8)) MiB"
+	else
+		ok "$1${rss:+ (peak RSS $rss kB)}"
+	fi
+}
+if [ -x /usr/bin/time ]; then
+	stream_refused "an endless --file - is refused at --max-batch" s \
+		'ip/ans/s: transaction exceeds --max-batch [0-9]+ bytes at element [0-9]+, nothing sent'
+	given set add ip ans am --type ipv4_addr --flags interval --auto-merge
+	stream_refused "... also into an auto-merge set" am \
+		'ip/ans/am: transaction exceeds --max-batch [0-9]+ bytes at element [0-9]+ \(with the intervals kept for auto-merge\)'
+	check "... which is unchanged" [ "$(set_elems ip ans am)" = '[]' ]
+else
+	ok "endless input refused at --max-batch # SKIP no /usr/bin/time"
+fi
 finish
