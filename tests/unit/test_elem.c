@@ -110,6 +110,10 @@ static void test_elem_values(struct tap *t)
 	       parse("inet_proto", "tcp - udp", &e, why, sizeof(why)) == 0 &&
 	       e.key[0] == 6 && e.key_end[0] == 17,
 	       "elem: protocol names are case sensitive, tcp-udp is no range");
+	TAP_OK(t, roundtrip("inet_proto", "tcp - udp", "6-17") &&
+	       roundtrip("inet_proto . inet_service", "6-udp . ftp-data",
+			 "6-17 . 20") && roundtrip("inet_proto", "17", "udp"),
+	       "elem: protocol ranges print as numbers (read back as a range)");
 	TAP_OK(t, parse("ipv4_addr", "10.0.0.1 timeout 0s", &e, why,
 			sizeof(why)) == 0 && e.timeout_ms == 0,
 	       "elem: timeout 0s is no timeout, as nft");

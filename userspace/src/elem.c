@@ -858,8 +858,16 @@ int elem_format(const struct keytype *kt, const uint8_t *key,
 				return -ENOSPC;
 			off += (size_t)n;
 		}
-		n = elem_value_format(f->type, kt->interval, key + f->offset, buf + off,
-				 len - off);
+		/*
+		 * a range of protocols in numbers, as nft lists it: "tcp-udp"
+		 * would read back as one name (range_sep())
+		 */
+		if (f->type == TYPE_INET_PROTOCOL && key_end &&
+		    key[f->offset] != key_end[f->offset])
+			n = snprintf(buf + off, len - off, "%u", key[f->offset]);
+		else
+			n = elem_value_format(f->type, kt->interval,
+					      key + f->offset, buf + off, len - off);
 		if (n < 0 || (size_t)n >= len - off)
 			return -ENOSPC;
 		off += (size_t)n;
@@ -880,8 +888,13 @@ int elem_format(const struct keytype *kt, const uint8_t *key,
 			if (off + 1 >= len)
 				return -ENOSPC;
 			buf[off++] = '-';
-			n = elem_value_format(f->type, kt->interval, key_end + f->offset,
-					 buf + off, len - off);
+			if (f->type == TYPE_INET_PROTOCOL)
+				n = snprintf(buf + off, len - off, "%u",
+					     key_end[f->offset]);
+			else
+				n = elem_value_format(f->type, kt->interval,
+						      key_end + f->offset,
+						      buf + off, len - off);
 			if (n < 0 || (size_t)n >= len - off)
 				return -ENOSPC;
 			off += (size_t)n;
