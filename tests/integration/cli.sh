@@ -97,6 +97,24 @@ for word in "table add" "chain add" "set add" "set flush" "map add" "--vmap" "el
 done
 [ -z "$missing" ]
 result $? "--help and nftlab.8 cover every command${missing:+ (missing$missing)}"
+# Issue #53 N20: the line limit nftlab enforces and its default
+# --max-batch are the ones nftlab.8 and README.md state (no privileges:
+# a script of comments sends nothing)
+README="$(dirname "$MAN")/README.md"
+lines=$(mktemp -d "${TMPDIR:-/tmp}/nftlab-cli.XXXXXX")
+{ printf '#'; head -c 1048575 /dev/zero | tr '\0' x; echo; } > "$lines/max.cmds"
+{ printf '#'; head -c 1048576 /dev/zero | tr '\0' x; echo; } > "$lines/long.cmds"
+status 0 "-f: a line of 1048576 bytes" -f "$lines/max.cmds"
+err=$("${WRAP[@]}" "$NFTLAB" -f "$lines/long.cmds" 2>&1)
+limit=$(sed -n 's/.*long.cmds:1: line longer than \([0-9]*\) bytes$/\1/p' <<< "$err")
+rm -rf "$lines"
+[ "$limit" = 1048576 ] && grep -q "at most $limit bytes" <<< "$man_text" &&
+	grep -q "at most $limit bytes" "$README"
+result $? "-f: a longer line is refused; nftlab.8 and README.md state the limit (${limit:-no limit})"
+default=$(sed -n 's/.*default \([0-9]*[kMG]\), at most 1G.*/\1/p' <<< "$help")
+[ -n "$default" ] && grep -q -- "default $default, at most 1G" <<< "$man_text" &&
+	grep -q "default ${default%M} MiB" "$README"
+result $? "--max-batch default in --help, nftlab.8 and README.md (${default:-none})"
 if command -v man >/dev/null; then
 	warn=$(LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 man --warnings -E UTF-8 -l "$MAN" 2>&1 >/dev/null)
 	[ -z "$warn" ]

@@ -75,9 +75,45 @@ static void test_elem_values(struct tap *t)
 	       roundtrip("inet_service", "0x10-0100", "16-64") &&
 	       roundtrip("inet_service", "00080-65535", "80-65535"),
 	       "elem: ports with leading zeros as nft reads them");
-	TAP_OK(t, roundtrip("inet_service", "ssh-http", "22-80") &&
+	TAP_OK(t, roundtrip("inet_service", "ssh - http", "22-80") &&
+	       roundtrip("inet_service", "21-ssh", "21-22") &&
 	       roundtrip("inet_proto . inet_service", "tcp . https", "tcp . 443"),
 	       "elem: service names of /etc/services");
+	/* issue #53 N13: nft reads a word starting with a letter as one
+	 * name, '-' and all; only "A - B" and NUMBER-... are ranges */
+	TAP_OK(t, roundtrip("inet_service", "ftp-data", "20") &&
+	       roundtrip("inet_service", "snmp-trap", "162") &&
+	       roundtrip("inet_service", "kerberos-adm", "749") &&
+	       roundtrip("inet_service", "zope-ftp", "8021") &&
+	       roundtrip("inet_service", "ftp-data - ssh", "20-22") &&
+	       roundtrip("inet_service", "20-21", "20-21"),
+	       "elem: hyphenated service names are names, as nft");
+	TAP_OK(t, parse("inet_service", "ftp-ssh", &e, why, sizeof(why)) ==
+	       -EINVAL && strstr(why, "'ftp-ssh' is no port") &&
+	       strstr(why, "' - '") &&
+	       parse("inet_service", "ssh-100", &e, why, sizeof(why)) == -EINVAL,
+	       "elem: NAME-NAME is no range, as nft: %s", why);
+	/* N14: nft's keywords, then /etc/protocols names and aliases */
+	TAP_OK(t, parse("inet_proto", "ipv6-icmp", &e, why, sizeof(why)) == 0 &&
+	       e.key[0] == 58 && !e.is_range &&
+	       parse("inet_proto", "ip", &e, why, sizeof(why)) == 0 &&
+	       e.key[0] == 0 &&
+	       parse("inet_proto", "TCP", &e, why, sizeof(why)) == 0 &&
+	       e.key[0] == 6 &&
+	       parse("inet_proto", "comp", &e, why, sizeof(why)) == 0 &&
+	       e.key[0] == 108 &&
+	       parse("inet_proto", "010", &e, why, sizeof(why)) == 0 &&
+	       e.key[0] == 8,
+	       "elem: protocols ipv6-icmp, ip, TCP, comp, 010 as nft");
+	TAP_OK(t, parse("inet_proto", "Tcp", &e, why, sizeof(why)) == -EINVAL &&
+	       parse("inet_proto", "tcp-udp", &e, why, sizeof(why)) == -EINVAL &&
+	       parse("inet_proto", "tcp - udp", &e, why, sizeof(why)) == 0 &&
+	       e.key[0] == 6 && e.key_end[0] == 17,
+	       "elem: protocol names are case sensitive, tcp-udp is no range");
+	TAP_OK(t, roundtrip("inet_proto", "tcp - udp", "6-17") &&
+	       roundtrip("inet_proto . inet_service", "6-udp . ftp-data",
+			 "6-17 . 20") && roundtrip("inet_proto", "17", "udp"),
+	       "elem: protocol ranges print as numbers (read back as a range)");
 	TAP_OK(t, parse("ipv4_addr", "10.0.0.1 timeout 0s", &e, why,
 			sizeof(why)) == 0 && e.timeout_ms == 0,
 	       "elem: timeout 0s is no timeout, as nft");
@@ -136,6 +172,14 @@ static void test_elem_errors(struct tap *t)
 	       "elem: empty element: %s", why);
 	TAP_OK(t, parse("inet_proto", "256", &e, why, sizeof(why)) == -EINVAL,
 	       "elem: protocol out of range: %s", why);
+	/* N11: the kernel's largest timeout, refused beyond it */
+	TAP_OK(t, parse("ipv4_addr", "10.0.0.1 timeout 213503d23h34m33s708ms",
+			&e, why, sizeof(why)) == 0 &&
+	       e.timeout_ms == TIMEOUT_MAX_MS &&
+	       parse("ipv4_addr", "10.0.0.1 timeout 213503d23h34m33s709ms",
+		     &e, why, sizeof(why)) == -EINVAL &&
+	       strstr(why, "value too large (at most 213503d23h34m33s708ms)"),
+	       "elem: timeout beyond the kernel's: %s", why);
 }
 
 static void test_elem_helpers(struct tap *t)
@@ -160,6 +204,12 @@ static void test_elem_helpers(struct tap *t)
 	       "timeout: bare number is seconds");
 	TAP_OK(t, timeout_parse("5x", &ms) == -EINVAL && timeout_parse("", &ms),
 	       "timeout: bad unit rejected");
+	TAP_OK(t, timeout_parse("99999999d", &ms) == -ERANGE &&
+	       timeout_parse("18446744073708ms", &ms) == 0 &&
+	       ms == TIMEOUT_MAX_MS &&
+	       timeout_parse("18446744073709ms", &ms) == -ERANGE &&
+	       timeout_parse("99999999999999999999s", &ms) == -ERANGE,
+	       "timeout: beyond the kernel's limit -> ERANGE");
 	TAP_OK(t, timeout_format(90500, buf, sizeof(buf)) == 0 &&
 	       !strcmp(buf, "1m30s500ms"), "timeout: format %s", buf);
 	strcpy(line, "  10.0.0.1 . 80 ,  # comment\n");

@@ -136,7 +136,9 @@ static const struct { const char *type, *text; int fast; } cases[] = {
 	{ "ipv4_addr . inet_service", "10.0.0.1", 0 },
 	{ "inet_proto . inet_service", "udp . 53", 1 },
 	{ "inet_proto . inet_service", "udplite-sctp . 53", 0 },
-	{ "inet_proto . inet_service", "tcp-udplite . 53", 1 },
+	/* one name to nft (issue #53 N14), refused by the full parser */
+	{ "inet_proto . inet_service", "tcp-udplite . 53", 0 },
+	{ "inet_proto . inet_service", "6-udplite . 53", 1 },
 	{ "inet_proto . inet_service", "6 . 53", 1 },
 	{ "inet_proto . inet_service", "06 . 53", 0 },
 	{ "inet_proto . inet_service", "udpx . 53", 0 },

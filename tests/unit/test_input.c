@@ -188,8 +188,16 @@ static void test_limits(struct tap *t)
 	       "gen: 5 mac ranges fit GEN_TEXT_MAX");
 	TAP_OK(t, gen_init(&g, "addr4", 1, 1, 0, "tcp", why, sizeof(why)) ==
 	       -EINVAL && gen_init(&g, "proto", 1, 1, 0,
-				   "averyveryverylongproto", why, sizeof(why)) == -EINVAL,
+				   "averyveryverylongproto", why, sizeof(why)) == -EINVAL &&
+	       gen_init(&g, "proto", 1, 1, 0, "6-17", why, sizeof(why)) ==
+	       -EINVAL && gen_init(&g, "proto", 1, 1, 0, "-tcp", why,
+				   sizeof(why)) == -EINVAL,
 	       "gen: --proto checked");
+	TAP_OK(t, gen_init(&g, "proto", 1, 1, 0, "ipv6-icmp", why,
+			   sizeof(why)) == 0 && gen_next(&g, text, sizeof(text)) == 1 &&
+	       !strcmp(text, "ipv6-icmp") &&
+	       gen_init(&g, "proto", 1, 1, 0, "TCP", why, sizeof(why)) == 0,
+	       "gen: --proto takes the names nft does (ipv6-icmp, TCP)");
 }
 
 static void test_map_elems(struct tap *t)

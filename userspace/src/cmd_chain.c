@@ -20,7 +20,11 @@
 #include "cmd.h"
 #include "name.h"
 
-/* NUMBER, NAME, or NAME + N / NAME - N (blanks optional), as nft. */
+/*
+ * NUMBER, NAME, or NAME + N / NAME - N (blanks optional), as nft.  Numbers
+ * as nft reads them (strtoull() base 0, as for ports): 010 is 8, 0x10 is
+ * 16, 08 is refused; a '-' only before a number alone.
+ */
 static int chain_prio(struct ctx *c, uint16_t family, uint32_t hook,
 		      const char *s, int32_t *prio)
 {
@@ -58,13 +62,18 @@ static int chain_prio(struct ctx *c, uint16_t family, uint32_t hook,
 			return cmd_refuse(c, "bad priority '%s'", quote(&q, arg));
 		sign = *s++ == '-' ? -1 : 1;
 		s += strspn(s, " ");
-		if (*s < '0' || *s > '9')
-			return cmd_refuse(c, "bad priority '%s'", quote(&q, arg));
+	} else if (*s == '-') {
+		sign = -1;
+		s++;
 	}
+	/* strtoll() would skip blanks and take a sign of its own */
+	if (*s < '0' || *s > '9')
+		return cmd_refuse(c, "bad priority '%s'", quote(&q, arg));
 	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno || end == s || *end || base + sign * v < INT32_MIN ||
-	    base + sign * v > INT32_MAX)
+	v = strtoll(s, &end, 0);
+	/* v beyond 2^32 first: base + v must not overflow */
+	if (errno || end == s || *end || v > (long long)UINT32_MAX ||
+	    base + sign * v < INT32_MIN || base + sign * v > INT32_MAX)
 		return cmd_refuse(c, "bad priority '%s'", quote(&q, arg));
 	*prio = (int32_t)(base + sign * v);
 	return 0;

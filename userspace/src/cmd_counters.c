@@ -5,7 +5,9 @@
  *    "counters": [{"family","table","name","packets","bytes"}],
  *    "elements": [{"family","table","set","elem","packets","bytes"}]}
  * Rules and named counters come from one dump each; set elements from one
- * dump per set, printed as they arrive (nothing accumulates per element).
+ * dump per set, printed as they arrive (nothing accumulates per element
+ * but the pending start of a single-field interval, which is named by its
+ * whole range as nft lists it: 10.0.0.0/24, 1000-2000).
  * Adding and deleting named counter objects is cmd_counter_obj.c.
  */
 #include <errno.h>
@@ -24,6 +26,7 @@
 
 #include "cmd.h"
 #include "elem.h"
+#include "elem_list.h"
 #include "keytype.h"
 #include "json_out.h"
 
@@ -34,10 +37,6 @@ struct counters {
 	void *buf;		/* dump buffer, DUMP_BUF bytes */
 	const char *table;	/* filter, NULL: all */
 	int first;		/* no array member printed yet */
-	/* set being dumped */
-	uint16_t family;
-	const char *set_table, *set_name;
-	struct keytype kt;
 	/* sets found by the set dump */
 	struct counters_set *sets;
 	size_t nsets, cap;
@@ -46,7 +45,7 @@ struct counters {
 struct counters_set {
 	uint16_t family;
 	char *table, *name;
-	uint32_t key_type, key_len;
+	uint32_t key_type, key_len, flags;
 };
 
 static void json_sep(struct counters *k)
@@ -159,55 +158,46 @@ static int sets_cb(const struct nlmsghdr *nlh, void *data)
 	cs->name = strdup(nftnl_set_get_str(s, NFTNL_SET_NAME));
 	cs->key_type = nftnl_set_get_u32(s, NFTNL_SET_KEY_TYPE);
 	cs->key_len = nftnl_set_get_u32(s, NFTNL_SET_KEY_LEN);
+	cs->flags = nftnl_set_get_u32(s, NFTNL_SET_FLAGS);
 out:
 	nftnl_set_free(s);
 	return 0;
 }
 
-static int elem_expr_cb(struct nftnl_expr *e, void *data)
-{
-	return rule_expr_cb(e, data);
-}
+/* set being dumped: where elem_print() prints to */
+struct counters_elems {
+	struct counters *k;
+	const struct setinfo *si;
+};
 
-static int elem_print(struct nftnl_set_elem *e, void *data)
+/* One listed element (a range paired from its start and end) */
+static int elem_print(void *arg, const struct elem_raw *e)
 {
-	struct counters *k = data;
-	struct rule_ctr rc = { 0 };
-	const void *key, *key_end = NULL;
-	uint32_t len = 0;
+	struct counters_elems *ce = arg;
+	const struct setinfo *si = ce->si;
 	char text[512];
 
-	nftnl_set_elem_expr_foreach(e, elem_expr_cb, &rc);
-	if (!rc.found)
+	if (!e->has_counter)
 		return 0;
-	key = nftnl_set_elem_get(e, NFTNL_SET_ELEM_KEY, &len);
-	if (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_KEY_END))
-		key_end = nftnl_set_elem_get(e, NFTNL_SET_ELEM_KEY_END, &len);
-	if (!key || !k->kt.nfields || len != k->kt.key_len ||
-	    elem_format(&k->kt, key, key_end, text, sizeof(text)))
+	/* a catch-all element, or a key type nftlab does not know */
+	if (e->keyless || elem_format(&si->kt, e->key, e->key_end, text,
+				      sizeof(text)))
 		snprintf(text, sizeof(text), "?");
-	json_sep(k);
-	printf("{\"family\": \"%s\", \"table\": ", nl_family_name(k->family));
-	json_str(k->set_table);
+	json_sep(ce->k);
+	printf("{\"family\": \"%s\", \"table\": ", nl_family_name(si->family));
+	json_str(si->table);
 	printf(", \"set\": ");
-	json_str(k->set_name);
+	json_str(si->name);
 	printf(", \"elem\": ");
 	json_str(text);
 	printf(", \"packets\": %" PRIu64 ", \"bytes\": %" PRIu64 "}",
-	       rc.pkts, rc.bytes);
+	       e->packets, e->bytes);
 	return 0;
 }
 
-static int elems_cb(const struct nlmsghdr *nlh, void *data)
+static int elem_pair_raw(void *arg, const struct elem_raw *e)
 {
-	struct nftnl_set *s = nftnl_set_alloc();
-
-	if (!s)
-		return -ENOMEM;
-	if (nftnl_set_elems_nlmsg_parse(nlh, s) >= 0)
-		nftnl_set_elem_foreach(s, elem_print, data);
-	nftnl_set_free(s);
-	return 0;
+	return elem_pair_push(arg, e);
 }
 
 static int dump(struct counters *k, uint16_t type, uint16_t family,
@@ -230,29 +220,36 @@ static int dump(struct counters *k, uint16_t type, uint16_t family,
 	return err;
 }
 
-static void fill_set(struct nlmsghdr *nlh, const void *arg)
+/* One set's elements: one dump, paired (elem_list.h) and printed. */
+static int dump_set_elements(struct counters *k, const struct counters_set *cs)
 {
-	const struct counters_set *cs = arg;
+	struct setinfo si = { .family = cs->family, .table = cs->table,
+			      .name = cs->name, .flags = cs->flags };
+	struct counters_elems ce = { .k = k, .si = &si };
+	struct elem_pairer pr;
+	int err;
 
-	mnl_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_TABLE, cs->table);
-	mnl_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_SET, cs->name);
+	/* an unknown key type: no key of its length, each element "?" */
+	if (keytype_from_id(&si.kt, cs->key_type, cs->key_len))
+		memset(&si.kt, 0, sizeof(si.kt));
+	si.kt.interval = !!(si.flags & NFT_SET_INTERVAL);
+	elem_pair_init(&pr, &si, elem_print, &ce);
+	err = elem_dump(&k->c->nl, &si, elem_pair_raw, &pr);
+	if (!err)
+		err = elem_pair_flush(&pr);
+	if (err)
+		fprintf(stderr, "nftlab: %s: %s/%s/%s: element dump: %s\n",
+			k->c->op, nl_family_name(cs->family), cs->table,
+			cs->name, strerror(-err));
+	return err;
 }
 
 static int dump_elements(struct counters *k, uint16_t family)
 {
 	int err = dump(k, NFT_MSG_GETSET, family, NULL, NULL, sets_cb);
 
-	for (size_t i = 0; !err && i < k->nsets; i++) {
-		struct counters_set *cs = &k->sets[i];
-
-		k->family = cs->family;
-		k->set_table = cs->table;
-		k->set_name = cs->name;
-		if (keytype_from_id(&k->kt, cs->key_type, cs->key_len))
-			memset(&k->kt, 0, sizeof(k->kt));
-		err = dump(k, NFT_MSG_GETSETELEM, cs->family, fill_set, cs,
-			   elems_cb);
-	}
+	for (size_t i = 0; !err && i < k->nsets; i++)
+		err = dump_set_elements(k, &k->sets[i]);
 	return err;
 }
 

@@ -319,21 +319,31 @@ static char *trim_blanks(char *s)
 	return s;
 }
 
+/* Where the words of the command line are in an nft element list. */
+struct arg_list {
+	int depth;	/* inside '{ ... }' */
+	int after_elem;	/* the last thing was an element: ',' may come */
+};
+
 /*
  * One word of the command line: an element, or a piece of an nft element
  * list: '{' and '}' around it, elements separated by ',' (a trailing ','
  * allowed, as nft allows it), e.g. '{ 10.0.0.1, 10.0.0.2, }' or the shell
- * words {  10.0.0.1,  10.0.0.2  }.  *depth: inside braces.
+ * words {  10.0.0.1,  10.0.0.2  }.  As nft reads its words joined by
+ * blanks, a ',' may also be a word of its own ({ 10.0.0.1 , 10.0.0.2 })
+ * or start one: the list goes on across words (*l).
  */
 static int elem_arg_word(struct ctx *c, struct elem_writer *w,
-			 const struct elem_src *src, char *word, int *depth)
+			 const struct elem_src *src, char *word,
+			 struct arg_list *l)
 {
 	char *p = trim_blanks(word), *end, *comma;
 	int close = 0, err = 0;
 
 	if (*p == '{') {
-		if ((*depth)++)
+		if (l->depth++)
 			return cmd_refuse(c, "'{' inside '{ ... }'");
+		l->after_elem = 0;
 		p = trim_blanks(p + 1);
 	}
 	end = p + strlen(p);
@@ -346,13 +356,21 @@ static int elem_arg_word(struct ctx *c, struct elem_writer *w,
 		comma = strchr(p, ',');
 		if (comma)
 			*comma = '\0';
-		if (!*trim_blanks(p))
+		p = trim_blanks(p);
+		if (*p) {
+			err = elem_one(c, w, src, p);
+			l->after_elem = 1;
+		}
+		if (!err && comma && !l->after_elem)
 			return cmd_refuse(c, "empty element before ','");
-		err = elem_one(c, w, src, trim_blanks(p));
+		if (comma)
+			l->after_elem = 0;
 		p = comma ? trim_blanks(comma + 1) : p + strlen(p);
 	}
-	if (!err && close && !(*depth)--)
+	if (!err && close && !l->depth--)
 		return cmd_refuse(c, "'}' without '{'");
+	if (close)
+		l->after_elem = 0;	/* no ',' after '}' */
 	return err;
 }
 
@@ -362,7 +380,7 @@ static int elem_from_args(struct ctx *c, struct elem_writer *w,
 {
 	struct elem_src src = { .file = NULL };
 	uint64_t before = w->nelem;
-	int depth = 0;
+	struct arg_list l = { 0 };
 
 	if (o->npos && elem_src_add(w->map, ELEM_SRC_ARGS, c->where, &src.id))
 		return -ENOMEM;
@@ -375,12 +393,12 @@ static int elem_from_args(struct ctx *c, struct elem_writer *w,
 		/* "argument N" of main()'s argv, or "word N" of a script line */
 		src.line = (unsigned long)o->posword[i] +
 			   (c->script ? 1 : (unsigned long)c->argv_base);
-		err = elem_arg_word(c, w, &src, word, &depth);
+		err = elem_arg_word(c, w, &src, word, &l);
 		free(word);
 		if (err)
 			return err;
 	}
-	if (depth)
+	if (l.depth)
 		return cmd_refuse(c, "'{' without '}'");
 	if (o->npos && w->nelem == before)
 		return cmd_refuse(c, "no elements in '{ }'");
@@ -415,6 +433,7 @@ static int elem_write(struct ctx *c, struct setinfo *si, uint16_t type,
 	struct elem_writer w;
 	struct txn own, *t;
 	struct ivl merge;
+	size_t kept;
 	int err;
 
 	err = cmd_txn_begin(c, &own, &t);
@@ -438,6 +457,7 @@ static int elem_write(struct ctx *c, struct setinfo *si, uint16_t type,
 		err = elem_merge_write(c, t, si, type, flags, &merge);
 		w.nelem = c->srcmap.next;
 	}
+	kept = merge.n;		/* for the message below */
 	ivl_free(&merge);
 	if (!err)
 		err = ew_close(&w);
@@ -447,9 +467,11 @@ static int elem_write(struct ctx *c, struct setinfo *si, uint16_t type,
 	c->srcmap.next = w.nelem;
 	if (err == -EMSGSIZE) {
 		fprintf(stderr, "nftlab: %s: %s/%s/%s: transaction exceeds "
-			"--max-batch %zu bytes at element %llu, nothing sent: %s\n",
-			c->op, nl_family_name(si->family), si->table, si->name,
-			c->max_batch, (unsigned long long)c->elems + 1,
+			"--max-batch %zu bytes at element %llu%s, nothing "
+			"sent: %s\n", c->op, nl_family_name(si->family),
+			si->table, si->name, c->max_batch,
+			(unsigned long long)(c->elems + kept) + 1, w.merge ?
+			" (with the intervals kept for auto-merge)" : "",
 			strerror(EMSGSIZE));
 		c->refused = 1;
 	}

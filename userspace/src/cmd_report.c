@@ -16,7 +16,6 @@
 #include "elem_dup.h"
 #include "elem_list.h"
 #include "elem_lookup.h"
-#include "name.h"
 
 /* Element text for error reports: the set comes from the registry. */
 static int report_elem_fmt(const struct txn_what *w, char *buf, size_t len,
@@ -236,11 +235,12 @@ static const char *report_explain(const struct txn_what *w, int err,
 	case NFT_MSG_DELCHAIN:
 		return report_chain(w, err, buf, len);
 	}
-	if (err == -ERANGE) {
-		snprintf(buf, len, "name too long (at most %d bytes): %s",
-			 NAME_MAX_LEN, strerror(-err));
-		return buf;
-	}
+	/*
+	 * No guess for the rest.  An ERANGE in particular is no name: names
+	 * (name.c) and timeouts (TIMEOUT_MAX_MS) are refused before sending
+	 * where the kernel would answer it, and what is left (a value of
+	 * another kernel's limits) is the kernel's word.
+	 */
 	return NULL;
 }
 

@@ -288,8 +288,11 @@ static int rule_build(struct ctx *c, struct nftnl_rule *r, uint16_t family,
 		err = rule_set(c, &si, o, &s);
 	if (!err && o->verdict)
 		err = rule_verdict(c, family, table, o->verdict, &s);
-	if (!err)
-		err = rule_build_exprs(r, &s, why, sizeof(why));
+	/* those refused with their own message; why is only
+	 * rule_build_exprs()'s */
+	if (err)
+		return err;
+	err = rule_build_exprs(r, &s, why, sizeof(why));
 	return err == -EINVAL ? cmd_refuse(c, "%s", why) : err;
 }
 

@@ -186,7 +186,7 @@ static int set_fill(struct ctx *c, struct nftnl_set *s, const struct set_opts *o
 {
 	struct keytype kt;
 	uint32_t flags = 0;
-	uint64_t v;
+	uint64_t v = 0;
 	struct qbuf q;
 	int err;
 
@@ -222,9 +222,18 @@ static int set_fill(struct ctx *c, struct nftnl_set *s, const struct set_opts *o
 		nftnl_set_set_data(s, NFTNL_SET_DESC_CONCAT, lens, kt.nfields);
 	}
 	if (o->timeout) {
-		if (timeout_parse(o->timeout, &v) || !v)
-			return cmd_refuse(c, "bad timeout '%s'",
-					  quote(&q, o->timeout));
+		char why[160];
+
+		err = timeout_parse(o->timeout, &v);
+		if (err) {
+			timeout_why(quote(&q, o->timeout), err, why,
+				    sizeof(why));
+			return cmd_refuse(c, "%s", why);
+		}
+	}
+	/* --timeout 0s: no timeout, nor the flag for it (as nft's
+	 * "timeout 0s"); the timeout flag comes from --flags then */
+	if (o->timeout && v) {
 		flags |= NFT_SET_TIMEOUT;
 		nftnl_set_set_u64(s, NFTNL_SET_TIMEOUT, v);
 	}
@@ -331,6 +340,38 @@ static int set_remember(struct ctx *c, uint16_t type, const struct setinfo *si,
 	return err;
 }
 
+/*
+ * set flush of a map, map flush of a set: the kernel flushes either, nft
+ * 1.0.6 answers "No such file or directory" (its cache tells sets from
+ * maps).  Refused here, saying what it is.  A set declared earlier in the
+ * script is known; else the kernel is asked, and a set it does not have
+ * (or cannot describe) is left to the flush's own answer.
+ */
+static int set_flush_kind(struct ctx *c, const struct setinfo *want,
+			  int is_map)
+{
+	struct setinfo si = *want;
+	struct nl_err e;
+	int err = setreg_find(&c->sets, si.family, si.table, si.name, &si);
+
+	if (err == 0) {
+		err = setinfo_get(&c->nl, &si, &e);
+		/* an unknown key type: the flags were read before it */
+		if (err == -EOPNOTSUPP)
+			err = 0;
+	} else if (err == 1) {
+		err = 0;
+	}
+	if (err)
+		return err == -ENOMEM ? err : 0;
+	if (!(si.flags & NFT_SET_MAP) == !is_map)
+		return 0;
+	return cmd_refuse(c, "%s/%s/%s: no such %s: it is a %s (%s flush)",
+			  nl_family_name(si.family), si.table, si.name,
+			  is_map ? "map" : "set", is_map ? "set" : "map",
+			  is_map ? "set" : "map");
+}
+
 int cmd_set(struct ctx *c, int argc, char **argv)
 {
 	struct set_opts o = { 0 };
@@ -382,6 +423,8 @@ int cmd_set(struct ctx *c, int argc, char **argv)
 	nftnl_set_set_u32(s, NFTNL_SET_FAMILY, family);
 	if (type == NFT_MSG_NEWSET)
 		err = set_fill(c, s, &o, &si);
+	else if (type == NFT_MSG_DELSETELEM)
+		err = set_flush_kind(c, &si, is_map);
 	if (!err && type == NFT_MSG_NEWSET) {
 		err = set_existing(c, &si, &have);
 		existing = err > 0;

@@ -33,10 +33,23 @@ static const struct { const char *name; int32_t code; int chain; } verdicts[] = 
 
 enum { ELEM_TEXT_MAX = 512 };	/* longest element text + 1 */
 
+/* protocol names in messages and element get (nft lists /etc/protocols) */
 static const struct { const char *name; uint8_t num; } protos[] = {
 	{ "icmp", 1 }, { "igmp", 2 }, { "tcp", 6 }, { "udp", 17 },
 	{ "gre", 47 }, { "esp", 50 }, { "ah", 51 }, { "icmpv6", 58 },
 	{ "sctp", 132 }, { "udplite", 136 },
+};
+
+/*
+ * Protocol names nft 1.0.6 knows as keywords, whatever /etc/protocols
+ * holds (checked with an empty one); every other name is looked up there,
+ * as nft does with getprotobyname(): names and aliases, case and all
+ * (ipv6-icmp, ip, TCP; not Tcp).
+ */
+static const struct { const char *name; uint8_t num; } proto_keywords[] = {
+	{ "icmp", 1 }, { "igmp", 2 }, { "tcp", 6 }, { "udp", 17 },
+	{ "dccp", 33 }, { "esp", 50 }, { "ah", 51 }, { "icmpv6", 58 },
+	{ "comp", 108 }, { "sctp", 132 }, { "udplite", 136 },
 };
 
 static int why_set(char *why, size_t len, const char *fmt, ...)
@@ -102,6 +115,41 @@ static int parse_port(const char *s, uint64_t *out)
 	return 0;
 }
 
+/*
+ * A protocol as nft 1.0.6 reads one: one of its keywords, a number as
+ * parse_u64() takes it, else a name or alias of /etc/protocols.
+ */
+static int parse_proto(const char *s, uint64_t *out)
+{
+	const struct protoent *pe;
+	int err;
+
+	for (size_t i = 0; i < sizeof(proto_keywords) / sizeof(proto_keywords[0]);
+	     i++) {
+		if (!strcmp(proto_keywords[i].name, s)) {
+			*out = proto_keywords[i].num;
+			return 0;
+		}
+	}
+	err = parse_u64(s, 255, out);
+	if (err != -EINVAL || !isalpha((unsigned char)*s))
+		return err;
+	pe = getprotobyname(s);
+	if (!pe || pe->p_proto < 0 || pe->p_proto > 255)
+		return -ENOENT;
+	*out = (uint64_t)pe->p_proto;
+	return 0;
+}
+
+/*
+ * A name with a '-' is one name to nft (its scanner reads a word that
+ * starts with a letter, '-' and all): a range of names needs blanks.
+ */
+static const char *range_hint(const char *s)
+{
+	return strchr(s, '-') ? " (a range of names needs ' - ')" : "";
+}
+
 /* Dotted quad, as inet_pton(): four decimal octets, no leading zeros. */
 static int parse_ipv4(const char *s, uint8_t *out)
 {
@@ -165,15 +213,13 @@ static int parse_value(uint32_t type, int be, const char *s, uint8_t *out,
 			return why_set(why, whylen, "'%s' is not an Ethernet address", s);
 		return 0;
 	case TYPE_INET_PROTOCOL:
-		for (size_t i = 0; i < sizeof(protos) / sizeof(protos[0]); i++) {
-			if (!strcmp(protos[i].name, s)) {
-				out[0] = protos[i].num;
-				return 0;
-			}
-		}
-		err = parse_u64(s, 255, &v);
+		err = parse_proto(s, &v);
 		if (err == -ERANGE)
 			return why_set(why, whylen, "protocol %s out of range (0-255)", s);
+		if (err == -ENOENT)
+			return why_set(why, whylen, "'%s' is no protocol number or "
+				       "name of /etc/protocols%s", s,
+				       range_hint(s));
 		if (err)
 			return why_set(why, whylen, "'%s' is not a protocol", s);
 		out[0] = (uint8_t)v;
@@ -184,7 +230,8 @@ static int parse_value(uint32_t type, int be, const char *s, uint8_t *out,
 			return why_set(why, whylen, "port %s out of range (0-65535)", s);
 		if (err == -ENOENT)
 			return why_set(why, whylen, "'%s' is no port number or "
-				       "service name of /etc/services", s);
+				       "service name of /etc/services%s", s,
+				       range_hint(s));
 		if (err)
 			return why_set(why, whylen, "'%s' is not a port number", s);
 		out[0] = (uint8_t)(v >> 8);
@@ -245,29 +292,52 @@ static int parse_prefix(const struct kt_field *f, const char *addr,
 	return 0;
 }
 
+/*
+ * Where a '-' in tok separates a range, as nft's scanner reads it: the
+ * " - " tokenize() left of "A - B"; else, in a port or protocol that
+ * starts with a letter, none (ftp-data, ipv6-icmp: one name); else the
+ * first '-' after the first byte (20-21, 21-ssh, 10.0.0.1-10.0.0.9).
+ * NULL: no range.  *seplen: the separator's length.
+ */
+static char *range_sep(uint32_t type, char *tok, size_t *seplen)
+{
+	char *sep = strstr(tok, " - ");
+
+	*seplen = 3;
+	if (sep)
+		return sep;
+	*seplen = 1;
+	if ((type == TYPE_INET_SERVICE || type == TYPE_INET_PROTOCOL) &&
+	    (isalpha((unsigned char)*tok) || *tok == '_'))
+		return NULL;
+	sep = strchr(tok, '-');
+	return sep && sep != tok ? sep : NULL;
+}
+
 /* One field token: VALUE, VALUE-VALUE or ADDR/LEN. tok is modified. */
 static int parse_field(const struct kt_field *f, int be, char *tok,
 		       uint8_t *lo, uint8_t *hi, char *why, size_t whylen)
 {
+	size_t seplen;
 	char *sep;
 	int err;
 
-	sep = strchr(tok, '/');
-	if (sep) {
+	sep = range_sep(f->type, tok, &seplen);
+	if (!sep && (sep = strchr(tok, '/'))) {
 		*sep = '\0';
 		return parse_prefix(f, tok, sep + 1, lo, hi, why, whylen);
 	}
-	sep = strchr(tok, '-');
-	if (sep && sep != tok) {
+	if (sep) {
 		*sep = '\0';
+		sep += seplen;
 		err = parse_value(f->type, be, tok, lo, why, whylen);
 		if (!err)
-			err = parse_value(f->type, be, sep + 1, hi, why, whylen);
+			err = parse_value(f->type, be, sep, hi, why, whylen);
 		if (err)
 			return err;
 		if (value_cmp(f->type, be, lo, hi, f->len) > 0)
 			return why_set(why, whylen, "range %s-%s: start above end",
-				       tok, sep + 1);
+				       tok, sep);
 		return 0;
 	}
 	err = parse_value(f->type, be, tok, lo, why, whylen);
@@ -293,13 +363,17 @@ static int tokenize(char *s, char **tok, int max)
 			s++;
 		if (*s)
 			*s++ = '\0';
-		/* "A - B": glue the three tokens back together */
+		/*
+		 * "A - B": glued back together as "A - B" (it fits: there
+		 * were blanks on either side of the '-'), which
+		 * parse_field() reads as a range even where "A-B" is a name
+		 */
 		if (n >= 3 && !strcmp(tok[n - 2], "-")) {
 			char *a = tok[n - 3];
 			size_t la = strlen(a);
 
-			a[la] = '-';
-			memmove(a + la + 1, tok[n - 1], strlen(tok[n - 1]) + 1);
+			memcpy(a + la, " - ", 3);
+			memmove(a + la + 3, tok[n - 1], strlen(tok[n - 1]) + 1);
 			n -= 2;
 		}
 	}
@@ -457,11 +531,14 @@ static int simple_value(uint32_t type, const char **s, uint8_t *out)
 			out[0] = (uint8_t)v;
 			break;
 		}
-		for (size_t i = 0; i < sizeof(protos) / sizeof(protos[0]); i++) {
-			size_t n = strlen(protos[i].name);
+		/* a '-' after a name is part of it (range_sep()) */
+		for (size_t i = 0;
+		     i < sizeof(proto_keywords) / sizeof(proto_keywords[0]); i++) {
+			size_t n = strlen(proto_keywords[i].name);
 
-			if (!strncmp(p, protos[i].name, n) && simple_end(p[n])) {
-				out[0] = protos[i].num;
+			if (!strncmp(p, proto_keywords[i].name, n) &&
+			    simple_end(p[n]) && p[n] != '-') {
+				out[0] = proto_keywords[i].num;
 				p += n;
 				break;
 			}
@@ -690,9 +767,10 @@ int elem_parse_full(struct elem *e, const struct keytype *kt, const char *text,
 				       kt->nfields);
 		} else if (!strcmp(tok[i], "timeout") && i + 1 < ntok) {
 			/* "timeout 0s": none, the set's default (as nft) */
-			if (timeout_parse(tok[i + 1], &e->timeout_ms))
-				return why_set(why, whylen, "bad timeout '%s'",
-					       tok[i + 1]);
+			int err = timeout_parse(tok[i + 1], &e->timeout_ms);
+
+			if (err)
+				return timeout_why(tok[i + 1], err, why, whylen);
 			i += 2;
 		} else {
 			return why_set(why, whylen, "unexpected '%s'", tok[i]);
@@ -780,8 +858,16 @@ int elem_format(const struct keytype *kt, const uint8_t *key,
 				return -ENOSPC;
 			off += (size_t)n;
 		}
-		n = elem_value_format(f->type, kt->interval, key + f->offset, buf + off,
-				 len - off);
+		/*
+		 * a range of protocols in numbers, as nft lists it: "tcp-udp"
+		 * would read back as one name (range_sep())
+		 */
+		if (f->type == TYPE_INET_PROTOCOL && key_end &&
+		    key[f->offset] != key_end[f->offset])
+			n = snprintf(buf + off, len - off, "%u", key[f->offset]);
+		else
+			n = elem_value_format(f->type, kt->interval,
+					      key + f->offset, buf + off, len - off);
 		if (n < 0 || (size_t)n >= len - off)
 			return -ENOSPC;
 		off += (size_t)n;
@@ -802,8 +888,13 @@ int elem_format(const struct keytype *kt, const uint8_t *key,
 			if (off + 1 >= len)
 				return -ENOSPC;
 			buf[off++] = '-';
-			n = elem_value_format(f->type, kt->interval, key_end + f->offset,
-					 buf + off, len - off);
+			if (f->type == TYPE_INET_PROTOCOL)
+				n = snprintf(buf + off, len - off, "%u",
+					     key_end[f->offset]);
+			else
+				n = elem_value_format(f->type, kt->interval,
+						      key_end + f->offset,
+						      buf + off, len - off);
 			if (n < 0 || (size_t)n >= len - off)
 				return -ENOSPC;
 			off += (size_t)n;
@@ -893,8 +984,21 @@ int timeout_parse(const char *s, uint64_t *ms)
 			return -ERANGE;
 		total += v * unit;
 	}
+	if (total > TIMEOUT_MAX_MS)
+		return -ERANGE;
 	*ms = total;
 	return 0;
+}
+
+int timeout_why(const char *s, int err, char *why, size_t whylen)
+{
+	char max[64];
+
+	if (err != -ERANGE)
+		return why_set(why, whylen, "bad timeout '%s'", s);
+	timeout_format(TIMEOUT_MAX_MS, max, sizeof(max));
+	return why_set(why, whylen, "timeout '%s': value too large (at most "
+		       "%s)", s, max);
 }
 
 int timeout_format(uint64_t ms, char *buf, size_t len)

@@ -67,7 +67,16 @@ int elem_value_format(uint32_t type, int be, const uint8_t *v, char *buf,
 int elem_range_prefix(const uint8_t *lo, const uint8_t *hi, uint32_t len);
 int elem_key_inc(const struct keytype *kt, const uint8_t *in, uint8_t *out);
 int elem_key_dec(const struct keytype *kt, const uint8_t *in, uint8_t *out);
+/*
+ * The largest timeout the kernel takes: nf_msecs_to_jiffies64() refuses
+ * (ERANGE) milliseconds from U64_MAX / NSEC_PER_MSEC up, which it could
+ * not turn into nanoseconds.  213503d23h34m33s708ms.
+ */
+#define TIMEOUT_MAX_MS 18446744073708ULL
+/* nft's time syntax; -ERANGE beyond TIMEOUT_MAX_MS, -EINVAL not a time */
 int timeout_parse(const char *s, uint64_t *ms);
+/* "bad timeout 'S'" or "timeout 'S': value too large (at most ...)" */
+int timeout_why(const char *s, int err, char *why, size_t whylen);
 int timeout_format(uint64_t ms, char *buf, size_t len);
 const char *elem_trim(char *line);
 

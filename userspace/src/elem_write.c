@@ -76,10 +76,26 @@ static int ew_put(struct elem_writer *w, const uint8_t *key,
 	return ew_put_done(w);
 }
 
+/*
+ * What a collected interval costs until the merge: its start and end,
+ * and the sort entry (two pointers and a flag) ivl_merge() makes for it.
+ * Counted with the batch against --max-batch: input that merges into
+ * little (a stream of one address) writes nothing until the merge, and
+ * would otherwise grow without bound.
+ */
+static size_t ew_collect_cost(uint32_t key_len)
+{
+	return 2 * (size_t)key_len + 3 * sizeof(void *);
+}
+
 /* auto-merge: the interval is kept for elem_merge_write() */
 static int ew_collect(struct elem_writer *w, const struct elem *el,
 		      char *why, size_t whylen)
 {
+	size_t cost = ew_collect_cost(w->si->kt.key_len);
+
+	if (txn_bytes(w->t) + (w->merge->n + 1) * cost > w->t->max_bytes)
+		return -EMSGSIZE;
 	if (el->timeout_ms) {
 		snprintf(why, whylen, "element timeout in an auto-merge set "
 			 "(give the set a --timeout)");

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Element generator mirroring nft_concat_range.sh's format_*() helpers. */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -154,6 +155,27 @@ wraps:
 		       (unsigned long long)max);
 }
 
+/*
+ * --proto: one value, no range: a number, or a name (ipv6-icmp, TCP: its
+ * '-' is part of it, as for the element parser), which the element parser
+ * then looks up.
+ */
+static int gen_proto_ok(const char *proto, size_t size)
+{
+	static const char alnum[] = "abcdefghijklmnopqrstuvwxyz"
+				    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	size_t len = strlen(proto);
+
+	if (!len || len >= size)
+		return 0;
+	if (!isalpha((unsigned char)proto[0]))
+		return strspn(proto, "0123456789") == len;
+	for (const char *p = proto; *p; p++)
+		if (*p != '-' && !strchr(alnum, *p))
+			return 0;
+	return 1;
+}
+
 int gen_init(struct gen *g, const char *fields, uint64_t start,
 	     uint64_t count, uint64_t range, const char *proto,
 	     char *why, size_t whylen)
@@ -170,12 +192,10 @@ int gen_init(struct gen *g, const char *fields, uint64_t start,
 		return err;
 	if (proto && !gen_has(g, GEN_PROTO))
 		return gen_why(why, whylen, "--proto without a proto field");
-	if (proto && (!*proto || strlen(proto) >= sizeof(g->proto) ||
-		      strspn(proto, "abcdefghijklmnopqrstuvwxyz0123456789") !=
-		      strlen(proto)))
+	if (proto && !gen_proto_ok(proto, sizeof(g->proto)))
 		return gen_why(why, whylen, "--proto: a protocol name or number "
-			       "(at most %zu letters and digits)",
-			       sizeof(g->proto) - 1);
+			       "(at most %zu letters, digits and '-', a name "
+			       "starting with a letter)", sizeof(g->proto) - 1);
 	snprintf(g->proto, sizeof(g->proto), "%s", proto ? proto : "udp");
 	if (range > 65533 && gen_has(g, GEN_PORT))
 		return gen_why(why, whylen, "--range-size %llu: a port range "

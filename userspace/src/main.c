@@ -61,7 +61,8 @@ static const char help[] =
 "  -f FILE            run the commands of FILE ('-': standard input) as\n"
 "                     one transaction\n"
 "  --max-batch BYTES  refuse transactions larger than this (k, M, G;\n"
-"                     default and maximum 1G)\n"
+"                     default 256M, at most 1G; nftlab's memory is about\n"
+"                     the transaction's size)\n"
 "  --stats            print size and timing of the transaction to stderr\n"
 "                     (kernel = the sendmsg() that runs and commits it)\n"
 "  --help, --version\n"
@@ -70,7 +71,14 @@ static const char help[] =
 "(the ruleset is unchanged); 2 the command line or input was refused,\n"
 "nothing was sent.\n";
 
-enum { MAX_BATCH_LIMIT = 1 << 30 };
+/*
+ * --max-batch: nftlab's peak memory is about the batch (built whole: a
+ * transaction is one sendmsg()), and the kernel copies it into one skb.
+ * The default bounds a runaway input (yes 10.0.0.1 | nftlab element add
+ * ... --file - grew to 1 GB before the old default of 1G refused it) at
+ * 256 MiB: 16M plain IPv4 elements, about 7M concatenated ranges.
+ */
+enum { MAX_BATCH_LIMIT = 1 << 30, MAX_BATCH_DEFAULT = 256 << 20 };
 
 static int parse_size(const char *s, size_t *out)
 {
@@ -210,7 +218,7 @@ static int exit_status(const struct ctx *c, int err)
 
 int main(int argc, char **argv)
 {
-	struct ctx c = { .max_batch = MAX_BATCH_LIMIT, .op = "" };
+	struct ctx c = { .max_batch = MAX_BATCH_DEFAULT, .op = "" };
 	const char *script = NULL;
 	char op[160];
 	int i = 1, err;

@@ -256,6 +256,9 @@ int rule_build_exprs(struct nftnl_rule *r, const struct rule_shape *s,
 	struct nftnl_expr *e;
 	int err = 0;
 
+	/* why is read after any -EINVAL: never left unwritten */
+	if (whylen)
+		why[0] = '\0';
 	if (s->si) {
 		err = rule_deps(r, s->si, why, whylen);
 		for (uint64_t n = 0; !err && n < s->lookups; n++)
@@ -265,5 +268,7 @@ int rule_build_exprs(struct nftnl_rule *r, const struct rule_shape *s,
 		err = rule_expr(r, &e, "counter");
 	if (!err && s->has_verdict)
 		err = rule_verdict(r, s);
+	if (err == -EINVAL && whylen && !why[0])
+		snprintf(why, whylen, "no rule nftlab can build");
 	return err;
 }

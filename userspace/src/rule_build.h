@@ -39,7 +39,10 @@ struct rule_field {
 const struct rule_field *rule_field(uint32_t type);
 
 struct nftnl_rule;
-/* -EINVAL with the reason in why: a field the set's family cannot match */
+/*
+ * -EINVAL with the reason in why (a field the set's family cannot match);
+ * why is a string after every return
+ */
 int rule_build_exprs(struct nftnl_rule *r, const struct rule_shape *s,
 		     char *why, size_t whylen);
 

@@ -56,11 +56,10 @@ static int script_commit(struct script *s)
 	struct qbuf q;
 	int err;
 
-	if (!s->cmds) {
-		fprintf(stderr, "nftlab: %s: no commands\n", quote(&q, s->path));
-		c->refused = 1;
-		return -EINVAL;
-	}
+	/* empty, or comments and blank lines only: nothing to do, as for
+	 * nft -f (exit 0); nothing is sent */
+	if (!s->cmds)
+		return 0;
 	c->op = quote(&q, s->path);
 	err = elem_merge_flush(c, &s->t);
 	if (err && !c->refused)

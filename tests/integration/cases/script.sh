@@ -58,8 +58,13 @@ printf '10.0.0.1\n' > "$TMP/e.txt"
 expect_refused "script on stdin cannot read elements from stdin" \
 	"standard input is already read" -f - \
 	< <(printf 'table add inet sc7\nset add inet sc7 s --type ipv4_addr\nelement add inet sc7 s --file -\n')
+# issue #53 N18: as nft -f, a script without commands does nothing, exit 0
 : > "$TMP/empty.cmds"
-expect_refused "script without commands" "empty.cmds: no commands" -f "$TMP/empty.cmds"
+expect_checked "an empty script: exit 0, nothing done (as nft -f)" \
+	-f "$TMP/empty.cmds"
+printf '# only comments\n\n   # and blank lines\n' > "$TMP/comments.cmds"
+expect_checked "a script of comments only: exit 0, nothing done" \
+	-f "$TMP/comments.cmds"
 expect_refused "-f with a command as well" "-f takes no command" -f "$TMP/s.cmds" table add ip x
 expect_ok "script: ruleset flush then build again" -f <(printf 'ruleset flush inet\ntable add inet sc\nset add inet sc v4 --type ipv4_addr\nelement add inet sc v4 10.1.1.1\n')
 check "script: the set was rebuilt with the new type" [ "$(set_elems inet sc v4)" = '["10.1.1.1"]' ]
