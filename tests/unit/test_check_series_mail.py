@@ -237,11 +237,13 @@ class Recipients(unittest.TestCase):
 
 
 class Widths(unittest.TestCase):
-    def test_long_prose_line_found_tables_and_tags_not(self):
+    def test_long_prose_line_found_tables_tags_identities_not(self):
         text = PATCH.replace("Why the thing.\n", "Why the thing.\n" + "word " * 20 + "\n"
                              "  scenario " + " " * 60 + "| spectre_v2 | x\n"
-                             "Fixes: 0123456789ab (\"" + "long subject " * 8 + "\")\n")
+                             "Fixes: 0123456789ab (\"" + "long subject " * 8 + "\")\n"
+                             "Signed-off-by: A Long Name " + "x" * 60 + " <a@example.org>\n")
         text = text.replace("+b\n", "+" + "c" * 90 + "\n")
+        text = text.replace("From: nftlab <nftlab@localhost>", "From: A Long Name " + "x" * 60 + " <a@x.org>")
         with tempfile.NamedTemporaryFile("w", suffix=".patch") as f:
             f.write(text)
             f.flush()
