@@ -10,7 +10,7 @@ ifneq ($(BASE),)
 export NFTLAB_BASE := $(BASE)
 endif
 
-.PHONY: all deps check check-full check-series check-debug bench bench-quick t0 tcg-plugin kernels userspace clean help
+.PHONY: all deps check check-full check-series check-debug series-mail bench bench-quick t0 tcg-plugin kernels userspace clean help
 
 all: userspace
 
@@ -36,6 +36,10 @@ check-full: deps userspace
 ## check-series  bisect check (UML kernel after every patch) and the x86_64 build matrix: modules, RETPOLINE=n, clang + W=1, IBT, kCFI; BASE=7.3: every 7.3 lab kernel built and booted
 check-series: deps
 	@kernel/checks/check-series
+
+## series-mail   the series as postings for git send-email (kernel/series/patches*/postings): build/series-mail/<base>/<posting>/, each with its git send-email --dry-run output; BASE=7.3 for nf-next, nf and the RFC
+series-mail: deps
+	@kernel/series/series-mail
 
 ## check-debug   the debug kernels (KASAN, lockdep, PROVE_RCU, kmemleak, failslab; KCSAN on x86_64), 1 and 2 CPUs: differential test, fault injection, soak, stress, concurrency selftests (SOAK=seconds per backend, SEED=n)
 check-debug: deps userspace
