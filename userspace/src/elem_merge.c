@@ -12,6 +12,7 @@
 #include "elem_list.h"
 #include "elem_merge.h"
 #include "elem_write.h"
+#include "setreg.h"
 
 int elem_merge_uses(const struct setinfo *si)
 {
@@ -80,14 +81,14 @@ int merge_reg_empty(struct merge_reg *r, uint16_t family, const char *table,
 void merge_reg_forget(struct merge_reg *r, uint16_t family, const char *table,
 		      const char *name)
 {
+	struct setinfo pattern = { .family = family, .table = table,
+				  .name = name };
 	size_t k = 0;
 
 	for (size_t i = 0; i < r->n; i++) {
 		struct merge_ent *e = &r->v[i];
 
-		if ((family == NFPROTO_UNSPEC || e->family == family) &&
-		    (!table || !strcmp(e->table, table)) &&
-		    (!name || !strcmp(e->name, name))) {
+		if (setreg_match(&pattern, e->family, e->table, e->name)) {
 			free(e->table);
 			free(e->name);
 			free(e->where);

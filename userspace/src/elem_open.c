@@ -12,6 +12,7 @@
 #include "elem_list.h"
 #include "elem_lookup.h"
 #include "elem_open.h"
+#include "setreg.h"
 #include "vec.h"
 
 static struct open_ent *reg_find(struct open_reg *r, const struct setinfo *si)
@@ -60,14 +61,14 @@ int open_reg_empty(struct open_reg *r, uint16_t family, const char *table,
 void open_reg_forget(struct open_reg *r, uint16_t family, const char *table,
 		     const char *name)
 {
+	struct setinfo pattern = { .family = family, .table = table,
+				  .name = name };
 	size_t k = 0;
 
 	for (size_t i = 0; i < r->n; i++) {
 		struct open_ent *e = &r->v[i];
 
-		if ((family == NFPROTO_UNSPEC || e->family == family) &&
-		    (!table || !strcmp(e->table, table)) &&
-		    (!name || !strcmp(e->name, name))) {
+		if (setreg_match(&pattern, e->family, e->table, e->name)) {
 			free(e->table);
 			free(e->name);
 			continue;

@@ -48,8 +48,8 @@ int setreg_forget(struct setreg *r, uint16_t family, const char *table,
 	return setreg_push(r, &si, 1);
 }
 
-static int setreg_match(const struct setinfo *e, uint16_t family,
-			const char *table, const char *name)
+int setreg_match(const struct setinfo *e, uint16_t family, const char *table,
+		 const char *name)
 {
 	if (e->family != NFPROTO_UNSPEC && e->family != family)
 		return 0;

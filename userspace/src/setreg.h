@@ -29,5 +29,9 @@ int setreg_forget(struct setreg *r, uint16_t family, const char *table,
 int setreg_find(const struct setreg *r, uint16_t family, const char *table,
 		const char *name, struct setinfo *out);
 void setreg_free(struct setreg *r);
+/* Whether the set family/table/name is one that PATTERN names: a set, a
+ * table (name NULL) or a family (table NULL, NFPROTO_UNSPEC: all). */
+int setreg_match(const struct setinfo *pattern, uint16_t family,
+		 const char *table, const char *name);
 
 #endif
