@@ -214,7 +214,7 @@ lab_cpus() {
 # checkpatch asks whether MAINTAINERS needs updating for any new file: the
 # selftest that the 7.3 open-interval fix adds is under NETFILTER's
 # "F: tools/testing/selftests/net/netfilter/".
-# The Fixes: tags of the 7.3 lead patch (nf-next's 7e43e0a1141d), of the
+# The commit the 7.3 lead patch names (nf-next's 7e43e0a1141d), the Fixes: tags of the
 # 7.3 nf fixes (b9703ed44ffb; 7c84d41416d8, and the open-interval fix's
 # mention of 648946966a08) and of the 6.12 stable fixes (a60f7bf4a152;
 # 3c4287f62044, pipapo's; b9703ed44ffb) name upstream commits that checkpatch cannot look up: the base tree is a
