@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <linux/netfilter/nf_tables.h>
 
@@ -119,8 +120,8 @@ static void sync_stats(const struct sync_job *j, unsigned int attempts)
 	const struct sync_count *n = &j->n;
 
 	getrusage(RUSAGE_SELF, &ru);
-	fprintf(stderr, "nftlab: %s: stats: file %llu elements (%zu after "
-		"merging and duplicates), read %.3f s; set %llu elements, "
+	fprintf(stderr, "nftlab: %s: stats: file %llu elements (%zu in the table after "
+		"merging and duplicates, 0: none), read %.3f s; set %llu elements, "
 		"dump and compare %.3f s; -%llu +%llu, %llu timeouts changed, "
 		"%llu renewed; write %.3f s, %llu bytes, kernel %.3f s, "
 		"replies %.3f s; %u attempt(s); peak RSS %ld kB\n",
@@ -131,6 +132,33 @@ static void sync_stats(const struct sync_job *j, unsigned int attempts)
 		(unsigned long long)n->renew, (double)j->t_write / 1e9,
 		(unsigned long long)j->batch_bytes, (double)j->t_kernel / 1e9,
 		(double)j->t_replies / 1e9, attempts, ru.ru_maxrss);
+}
+
+/*
+ * Cold start: a set that holds nothing gets the file as element add
+ * --file would load it (no table: as fast as the bulk load).  Regular
+ * files only: when another commit comes in between, the file is read
+ * again for the normal path.  1: done; 0: not taken, or taken and
+ * refused by the generation check (then the generation is read again).
+ */
+static int sync_cold_maybe(struct sync_job *j, const struct sync_opts *o,
+			   uint32_t *genid)
+{
+	struct stat st;
+	int err;
+
+	/* a map's single-field intervals are checked for overlaps first */
+	if (o->dry || (j->kind == SYNC_SINGLE && !j->merge) ||
+	    stat(o->file, &st) || !S_ISREG(st.st_mode) ||
+	    sync_set_empty(j->si) != 1)
+		return 0;
+	err = sync_cold(j, o->file, *genid);
+	if (err != -ERESTART)
+		return err ? err : 1;
+	if (!o->retries)
+		return err;
+	j->file_elems = 0;
+	return sync_genid(&j->c->nl, genid);
 }
 
 static int sync_run(struct ctx *c, struct setinfo *si,
@@ -156,8 +184,14 @@ static int sync_run(struct ctx *c, struct setinfo *si,
 		return err;
 	sync_job_init(&j, c, si);
 	j.dry = o->dry;
+	err = sync_cold_maybe(&j, o, &genid);
+	if (err == 1) {
+		err = 0;
+		goto done;
+	}
 	t0 = sync_now_ns();
-	err = sync_file_read(&j, o->file);
+	if (!err)
+		err = sync_file_read(&j, o->file);
 	j.t_read = sync_now_ns() - t0;
 	while (!err) {
 		err = sync_diff(&j, genid, attempt < o->retries);
@@ -167,6 +201,7 @@ static int sync_run(struct ctx *c, struct setinfo *si,
 		if (!err)
 			err = sync_same_set(c, si);
 	}
+done:
 	if (!err)
 		c->changed = j.n.del || j.n.add || j.n.retime;
 	if (c->stats)

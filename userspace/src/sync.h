@@ -52,6 +52,8 @@ struct sync_job {
 	enum sync_kind kind;
 	int merge;		/* single-field interval set: file merged */
 	int dry;		/* --dry-run */
+	void *direct;		/* sync_cold(): elements straight to this
+				 * writer, no table */
 	struct sync_tab tab;
 	uint64_t file_elems;	/* elements in the file, before merging */
 	struct sync_count n;	/* this attempt */
@@ -80,6 +82,18 @@ int sync_file_read(struct sync_job *j, const char *path);
  * -ERESTART when the ruleset moved on from genid (nothing applied).
  */
 int sync_diff(struct sync_job *j, uint32_t genid, int retrying);
+
+/*
+ * An empty set (1; 0 not empty): the file is written straight into the
+ * batch by sync_cold(), as element add --file writes it, without the
+ * table; single-field intervals still merged.  -ERESTART as sync_diff().
+ */
+int sync_set_empty(const struct setinfo *si);
+int sync_cold(struct sync_job *j, const char *path, uint32_t genid);
+/* sync_cold(): one element of the file (or a merged interval) */
+int sync_put_direct(struct sync_job *j, const uint8_t *key,
+		    const uint8_t *key_end, const struct elem_data *d,
+		    uint64_t tmo);
 
 /* NFT_MSG_GETGEN: the ruleset's generation ID */
 struct nl;

@@ -440,3 +440,68 @@ int sync_diff(struct sync_job *j, uint32_t genid, int retrying)
 	free(df);
 	return err;
 }
+
+/* elem_dump() stops at the first element: the set is not empty */
+static int first_elem(void *arg, const struct elem_raw *e)
+{
+	(void)e;
+	*(int *)arg = 1;
+	return -ECANCELED;
+}
+
+/*
+ * On a socket of its own, closed after the first answer: a dump left
+ * unread there costs the kernel one message of elements, not the walk of
+ * the whole set.
+ */
+int sync_set_empty(const struct setinfo *si)
+{
+	struct nl nl = { 0 };
+	int found = 0, err;
+
+	err = nl_open(&nl);
+	if (err)
+		return err;
+	err = elem_dump(&nl, si, first_elem, &found);
+	nl_close(&nl);
+	if (found)
+		return 0;
+	return err ? err : 1;
+}
+
+int sync_put_direct(struct sync_job *j, const uint8_t *key,
+		    const uint8_t *key_end, const struct elem_data *d,
+		    uint64_t tmo)
+{
+	j->n.add++;
+	return write_elem(j, j->direct, NFT_MSG_NEWSETELEM, key, key_end, d,
+			  tmo, 0);
+}
+
+int sync_cold(struct sync_job *j, const char *path, uint32_t genid)
+{
+	struct sync_writer w = { .si = j->si };
+	struct txn t;
+	uint64_t t0 = sync_now_ns();
+	int err;
+
+	memset(&j->n, 0, sizeof(j->n));
+	err = txn_init(&t, &j->c->nl, j->c->max_batch);
+	if (err)
+		return err;
+	t.check = j->c->check;
+	err = txn_genid(&t, genid);
+	w.t = &t;
+	j->direct = &w;
+	if (!err)
+		err = sync_file_read(j, path);
+	if (!err)
+		err = sw_close(&w);
+	j->direct = NULL;
+	j->t_read = sync_now_ns() - t0;
+	err = batch_fail(j, err);
+	if (!err && t.nmsgs)
+		err = commit(j, &t, genid, 1);
+	txn_fini(&t);
+	return err;
+}

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <linux/netfilter/nf_tables.h>
 
@@ -173,6 +174,10 @@ static int put_elem(struct reader *r, const struct elem *el, const char *text)
 		if (err)
 			return err;
 	}
+	if (j->direct)
+		return sync_put_direct(j, el->key, el->key_end,
+				       el->has_data ? &el->data : NULL,
+				       el->timeout_ms);
 	sync_key(j, el->key, el->key_end, r->key);
 	err = sync_tab_put(&j->tab, r->key, &rec);
 	if (err < 0)
@@ -284,7 +289,12 @@ static int merge_in(struct reader *r)
 	ivl_init(&del, len);
 	ivl_init(&put, len);
 	err = ivl_merge(&cur, &r->in, &j->si->kt, &del, &put);
-	for (size_t i = 0; !err && i < put.n; i++) {
+	for (size_t i = 0; !err && j->direct && i < put.n; i++)
+		err = sync_put_direct(j, ivl_start(&put, i), ivl_end(&put, i),
+				      NULL, 0);
+	if (!err && !j->direct)
+		err = sync_tab_expect(&j->tab, put.n);
+	for (size_t i = 0; !err && !j->direct && i < put.n; i++) {
 		sync_key(j, ivl_start(&put, i), ivl_end(&put, i), r->key);
 		err = sync_tab_put(&j->tab, r->key, &rec);
 		err = err > 0 ? 0 : err;
@@ -293,6 +303,20 @@ static int merge_in(struct reader *r)
 	ivl_free(&del);
 	ivl_free(&put);
 	return err;
+}
+
+/*
+ * The table sized for the lines a regular file holds, about one per 12
+ * bytes (an IPv4 address and its newline): growing the index as it
+ * fills would hash every key again at each doubling.
+ */
+static int expect_lines(struct sync_job *j, const struct linein *in)
+{
+	struct stat st;
+
+	if (fstat(in->fd, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	return sync_tab_expect(&j->tab, (size_t)(st.st_size / 12));
 }
 
 int sync_file_read(struct sync_job *j, const char *path)
@@ -309,6 +333,8 @@ int sync_file_read(struct sync_job *j, const char *path)
 	if (!err && in.is_stdin)
 		j->c->stdin_used = 1;
 	r->path = in.path;
+	if (!err && !j->merge && !j->direct)
+		err = expect_lines(j, &in);
 	if (!err)
 		err = read_lines(r, &in);
 	if (in.err)
@@ -316,8 +342,8 @@ int sync_file_read(struct sync_job *j, const char *path)
 	linein_close(&in);
 	if (!err && j->merge)
 		err = merge_in(r);
-	else if (!err && j->kind == SYNC_SINGLE)
-		err = check_overlap(r);
+	else if (!err && j->kind == SYNC_SINGLE && !j->direct)
+		err = check_overlap(r);	/* sync_cold(): the kernel checks */
 	ivl_free(&r->in);
 	free(r);
 	return err;

@@ -188,6 +188,10 @@ given map add ip t im --type inet_service --data mark --flags interval
 printf '%s\n' '10-20 : 0x1' '15-30 : 0x2' > "$TMP/imo.txt"
 expect_refused "map sync: overlapping intervals of a map" \
 	"10-20 and 15-30 overlap" map sync ip t im --file "$TMP/imo.txt"
+given map add ip t v2 --type ipv4_addr --data verdict
+printf '%s\n' '10.0.0.1 : jump nochain' > "$TMP/nochain.txt"
+expect_refused "map sync into an empty map: a jump to no chain" \
+	"nochain.txt:1: .*no such chain" map sync ip t v2 --file "$TMP/nochain.txt"
 expect_refused "map sync of a set" "ip/t/s is a set \(set sync\)" \
 	map sync ip t s --file "$TMP/a.txt"
 expect_refused "set sync of a map" "ip/t/m is a map \(map sync\)" \
