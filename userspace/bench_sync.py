@@ -17,7 +17,8 @@ element of everything), nft-delta (case 2), nftlab-bulk (element add
 --file into the flushed set, case 3), nft-list (nft -j list set, case 4).
 
 Every run: GNU time -v inside the namespace (wall, peak RSS), REPS
-repetitions, the set reset before each (flush + nftlab element add of the
+repetitions (a run killed after --timeout seconds is reported as such and
+not repeated: nft-delta at 500k prefixes), the set reset before each (flush + nftlab element add of the
 start file, not timed), median reported.  A packet probe (sync-probe.c,
 UDP at --rate per second) runs throughout, to 4 addresses the set holds
 in every file (STAY) and 4 it never holds (NEVER); the rules count
@@ -136,7 +137,8 @@ class Bench:
     def timed(self, cmd):
         c0 = self.counters()
         t0 = time.time()
-        r = self.ns_run(["/usr/bin/time", "-v"] + cmd, check=False)
+        r = self.ns_run(["/usr/bin/time", "-v", "timeout", "-s", "KILL",
+                         str(self.args.timeout)] + cmd, check=False)
         t1 = time.time()
         c1 = self.counters()
         m = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)",
@@ -153,7 +155,9 @@ class Bench:
         st = re.search(r"stats: (.*)", r.stderr)
         if st:
             run["stats"] = parse_stats(st.group(1))
-        if r.returncode not in (0, 3):
+        if r.returncode == 137:
+            run["timed_out"] = True
+        elif r.returncode not in (0, 3):
             run["stderr"] = r.stderr[-500:]
         return run
 
@@ -186,6 +190,10 @@ class Bench:
         order = list(tools)
         for rep in range(self.reps):
             for tool in order[rep % len(order):] + order[:rep % len(order)]:
+                # a tool that ran out of --timeout is not run again
+                if any(x.get("timed_out") for x in
+                       cell["tools"].get(tool, {}).get("runs", [])):
+                    continue
                 self.load(reset)
                 run = self.timed(tools[tool])
                 cell["tools"].setdefault(tool, {"runs": []})["runs"].append(run)
@@ -200,7 +208,8 @@ class Bench:
                 v = [r["stats"][key] for r in t["runs"] if key in r.get("stats", {})]
                 if v:
                     t[key] = statistics.median(v)
-            if not tool.startswith("nft-list"):
+            t["timed_out"] = any(r.get("timed_out") for r in t["runs"])
+            if not tool.startswith("nft-list") and not t["timed_out"]:
                 self.load(reset)
                 t["probe_run"] = self.straced(len(self.cells) - 1, tool, cmd)
         if expect:
@@ -361,12 +370,16 @@ def report(d):
             pr = t.get("probe_run", {})
             miss = (str(sum(x["miss"] for x in runs) + pr.get("miss", 0))
                     if c["stay_held_before"] else "n/a")
-            rows.append([c["case"], c["name"], tool, "%.2f" % t["wall_s"],
+            wall = ("> %.0f" % t["wall_s"]) if t.get("timed_out") else (
+                "%.2f" % t["wall_s"])
+            rows.append([c["case"], c["name"], tool, wall,
+                         "-" if t.get("timed_out") else
                          "%.1f" % (t["rss_kB"] / 1024),
                          "%.3f" % t["dump_s"] if "dump_s" in t else "-",
                          "%.3f" % t["kernel_s"] if "kernel_s" in t else
                          ("%.3f" % pr["sendmsg_s"] if "sendmsg_s" in pr else "-"),
-                         "%.1fx" % (ref / t["wall_s"]) if ref else "-", miss,
+                         ("< %.2fx" if t.get("timed_out") else "%.1fx") %
+                         (ref / t["wall_s"]) if ref else "-", miss,
                          str(sum(x["false_match"] for x in runs) +
                              pr.get("false_match", 0)),
                          str(pr.get("sent_in_commit", "-")),
@@ -447,7 +460,8 @@ network namespace; load average at the start: {load}.  Packet probe: UDP at
 `ip daddr STAY ip daddr != @s` (miss) and `ip daddr NEVER ip daddr @s`
 (false) over all runs (`n/a`: cold start, the set holds nothing before
 the commit); `probe@commit`: datagrams the probe sent inside the
-commit's sendmsg() (one extra run under strace); `probe/run`: the fewest
+commit's sendmsg() (one extra run under strace); `> T`: killed after
+the --timeout of T seconds, not repeated; `probe/run`: the fewest
 probe datagrams counted by the rules in one timed run.  `kernel_s`: nftlab
 --stats (the batch's sendmsg), for nft the sendmsg of the strace run.
 `dump_s`: nftlab's dump and comparison of the set (--stats).
@@ -481,6 +495,9 @@ def main():
     r.add_argument("--work", required=True)
     r.add_argument("--reps", type=int, default=3)
     r.add_argument("--rate", type=int, default=20000)
+    r.add_argument("--timeout", type=int, default=300,
+                   help="seconds a run may take; one that takes longer is "
+                   "killed, reported as '> TIMEOUT' and not run again")
     r.add_argument("--hash-sizes", type=int, nargs="+", default=[100000, 1000000])
     r.add_argument("--ivl-size", type=int, default=500000)
     r.add_argument("--cold-hash", type=int, default=1000000)
