@@ -44,18 +44,25 @@ holds() {
 	fi
 }
 
-# commits CMD...: the number of NEWSETELEM/DELSETELEM events nft monitor
-# prints while CMD runs (a commit of no element change prints none)
+# commits CMD...: the number of element events nft monitor prints while
+# CMD runs (a sync that writes nothing prints none).  The monitor is
+# ready once it has printed an element added to the set mon.
 commits() {
-	local mon=$TMP/monitor.out pid
+	local mon=$TMP/monitor.out pid n=0 before
 	ip netns exec "$NS" nft monitor elements > "$mon" 2>&1 &
 	pid=$!
-	sleep 0.3
+	while ! grep -q 'ip t mon' "$mon" && [ "$n" -lt 100 ]; do
+		n=$((n + 1))
+		nftns add element ip t mon "{ 10.9.9.$n }"
+		sleep 0.1
+	done
+	sleep 0.2
+	before=$(grep -c . "$mon")
 	"$@" > /dev/null 2>&1
 	sleep 0.3
 	kill "$pid"
 	wait "$pid" 2> /dev/null
-	grep -c . "$mon"
+	echo $(($(grep -c . "$mon") - before))
 }
 
 require
@@ -63,6 +70,7 @@ setup_netns
 given table add ip t
 given set add ip t s --type ipv4_addr
 given set add ip t other --type ipv4_addr
+given set add ip t mon --type ipv4_addr
 
 # --- additions, deletions, equal ---
 printf '%s\n' 10.0.0.1 10.0.0.2 10.0.0.3 > "$TMP/a.txt"
