@@ -14,6 +14,7 @@
 # Environment: NFTLAB (default: userspace/build/nftlab, built here),
 #              RESULTS (default: docs/results/set-sync-<UTC timestamp>)
 # Regenerate README.md and report.txt: userspace/bench_sync.py report DIR
+# (--analysis FILE stores the Analysis section in results.json first)
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 : "${NFTLAB:=$ROOT/userspace/build/nftlab}"

@@ -3,7 +3,9 @@
 """The set sync benchmark (issue #53 item 2): the logic of bench-sync.sh.
 
   bench_sync.py run --netns NS --nftlab BIN --probe BIN --out DIR [...]
-  bench_sync.py report DIR      README.md and report.txt from results.json
+  bench_sync.py report DIR [--analysis FILE]
+                                README.md and report.txt from results.json
+                                (FILE: the Analysis section, stored there)
 
 Cases (each in the network namespace NS, which bench-sync.sh creates with
 a default route over lo):
@@ -144,9 +146,12 @@ class Bench:
         m = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)",
                       r.stderr)
         rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", r.stderr)
+        cpu = [float(re.search(r"%s time \(seconds\): ([\d.]+)" % k,
+                               r.stderr).group(1)) for k in ("User", "System")]
         wall = (int(m.group(1) or 0) * 3600 + int(m.group(2)) * 60 +
                 float(m.group(3)))
         run = {"rc": r.returncode, "wall_s": wall, "rss_kB": int(rss.group(1)),
+               "user_s": cpu[0], "sys_s": cpu[1],
                "miss": c1["miss"] - c0["miss"],
                "false_match": c1["falsematch"] - c0["falsematch"],
                "probe_stay": c1["probe_stay"] - c0["probe_stay"],
@@ -204,6 +209,8 @@ class Bench:
             t = cell["tools"][tool]
             t["wall_s"] = statistics.median(r["wall_s"] for r in t["runs"])
             t["rss_kB"] = statistics.median(r["rss_kB"] for r in t["runs"])
+            for key in ("user_s", "sys_s"):
+                t[key] = statistics.median(r[key] for r in t["runs"])
             for key in ("dump_s", "kernel_s"):
                 v = [r["stats"][key] for r in t["runs"] if key in r.get("stats", {})]
                 if v:
@@ -359,8 +366,16 @@ def meta(a):
 
 
 # ---------------------------------------------------------------- report
-def report(d):
-    r = json.load(open(os.path.join(d, "results.json")))
+def report(d, analysis=None):
+    path = os.path.join(d, "results.json")
+    r = json.load(open(path))
+    if analysis:
+        # the reading of the figures is kept with them, so that README.md
+        # can be written again from results.json alone
+        with open(analysis) as f:
+            r["analysis"] = f.read()
+        with open(path, "w") as f:
+            json.dump(r, f, indent=1)
     m = r["meta"]
     rows = []
     for c in r["cells"]:
@@ -373,6 +388,7 @@ def report(d):
             wall = ("> %.0f" % t["wall_s"]) if t.get("timed_out") else (
                 "%.2f" % t["wall_s"])
             rows.append([c["case"], c["name"], tool, wall,
+                         "%.2f" % t.get("user_s", 0), "%.2f" % t.get("sys_s", 0),
                          "-" if t.get("timed_out") else
                          "%.1f" % (t["rss_kB"] / 1024),
                          "%.3f" % t["dump_s"] if "dump_s" in t else "-",
@@ -384,7 +400,7 @@ def report(d):
                              pr.get("false_match", 0)),
                          str(pr.get("sent_in_commit", "-")),
                          str(min(x["probe_stay"] + x["probe_never"] for x in runs))])
-    head = ["case", "cell", "tool", "wall_s", "rss_MB", "dump_s", "kernel_s",
+    head = ["case", "cell", "tool", "wall_s", "user_s", "sys_s", "rss_MB", "dump_s", "kernel_s",
             "vs flush+add", "miss", "false", "probe@commit", "probe/run"]
     w = [max(len(x[i]) for x in rows + [head]) for i in range(len(head))]
     table = "\n".join("    " + "  ".join(x[i].ljust(w[i]) for i in range(len(head)))
@@ -468,7 +484,8 @@ probe datagrams counted by the rules in one timed run.  `kernel_s`: nftlab
 
     {table}
 
-Regenerate this file and report.txt: `userspace/bench_sync.py report DIR`.
+Regenerate this file and report.txt: `userspace/bench_sync.py report DIR`
+(the Analysis below is stored in results.json).
 
 ## Goals
 
@@ -476,8 +493,10 @@ Regenerate this file and report.txt: `userspace/bench_sync.py report DIR`.
 
 ## Analysis
 
-See the section of the same name in userspace/README.md (set sync).
-""".format(cmd=m["command"], date=m["date"], cpu=m["cpu"], nproc=m["nproc"],
+{analysis}
+""".format(analysis=r.get("analysis", "(none stored: bench_sync.py report DIR "
+                                   "--analysis FILE)").strip(),
+           cmd=m["command"], date=m["date"], cpu=m["cpu"], nproc=m["nproc"],
            kernel=m["kernel"], nft=m["nft"], commit=m["nftlab_commit"],
            reps=m["reps"], load=m["loadavg_start"], rate=m["probe_rate_pps"],
            table=table.strip(), goals="\n".join("- " + g for g in goals))
@@ -506,9 +525,11 @@ def main():
     r.add_argument("--loadavg", default=open("/proc/loadavg").read().split()[0])
     rp = sub.add_parser("report")
     rp.add_argument("dir")
+    rp.add_argument("--analysis", help="a text file: stored in results.json "
+                    "as the README's Analysis section")
     a = p.parse_args()
     if a.cmd == "report":
-        report(a.dir)
+        report(a.dir, a.analysis)
         return
     os.makedirs(a.out, exist_ok=True)
     res = Bench(a).run(a)
