@@ -42,6 +42,9 @@ static int same_as_libnftnl(const struct elem_attrs *a)
 		nftnl_set_elem_set_u32(e, NFTNL_SET_ELEM_FLAGS, a->flags);
 	if (a->timeout_ms)
 		nftnl_set_elem_set_u64(e, NFTNL_SET_ELEM_TIMEOUT, a->timeout_ms);
+	if (a->expiration_ms)
+		nftnl_set_elem_set_u64(e, NFTNL_SET_ELEM_EXPIRATION,
+				       a->expiration_ms);
 	if (a->data && a->verdict) {
 		nftnl_set_elem_set_u32(e, NFTNL_SET_ELEM_VERDICT,
 				       (uint32_t)a->data->verdict);
@@ -75,12 +78,14 @@ static void test_enc_bytes(struct tap *t)
 	}
 	memcpy(d.value, key, sizeof(d.value));
 	for (size_t l = 0; l < sizeof(lens) / sizeof(lens[0]); l++) {
-		for (int v = 0; v < 32; v++) {
+		for (int v = 0; v < 64; v++) {
+			/* set sync renews timeouts with EXPIRATION (bit 32) */
 			struct elem_attrs a = {
 				.key = key, .key_len = lens[l],
 				.key_end = v & 1 ? end : NULL,
 				.flags = v & 2 ? NFT_SET_ELEM_INTERVAL_END : 0,
 				.timeout_ms = v & 4 ? 90061001ULL : 0,
+				.expiration_ms = v & 32 ? 3600000ULL : 0,
 			};
 
 			if (v & 8) {

@@ -42,6 +42,7 @@ struct ctx {
 	struct setreg ivl_changed;
 	int ivl_all_changed;	/* ... every set: a table del, ruleset flush */
 	struct open_reg opens;	/* the sets' intervals open to the top */
+	int changed;		/* set sync changed the set: EXIT_CHANGED */
 };
 
 /* Exit status convention (nftlab.8, EXIT STATUS). */
@@ -49,6 +50,7 @@ enum {
 	EXIT_OK = 0,
 	EXIT_KERNEL = 1,	/* kernel or system refused; ruleset unchanged */
 	EXIT_INPUT = 2,		/* input refused, nothing sent */
+	EXIT_CHANGED = 3,	/* set sync: the set differed, now changed */
 };
 
 /* -f: the elements of si changed in this transaction, or it was deleted
@@ -57,6 +59,7 @@ int ivl_changed_note(struct ctx *c, const struct setinfo *si, int deleted);
 int cmd_table(struct ctx *c, int argc, char **argv);
 int cmd_chain(struct ctx *c, int argc, char **argv);
 int cmd_set(struct ctx *c, int argc, char **argv);	/* also map */
+int cmd_set_sync(struct ctx *c, int argc, char **argv);	/* cmd_sync.c */
 int cmd_element(struct ctx *c, int argc, char **argv);
 int cmd_rule(struct ctx *c, int argc, char **argv);
 int cmd_counter(struct ctx *c, int argc, char **argv);

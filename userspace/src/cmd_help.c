@@ -27,16 +27,27 @@ static const struct cmd_desc cmds[] = {
 	  "          [--flags interval,timeout,constant,dynamic] [--timeout TIME]\n"
 	  "          [--size N] [--counter] [--policy performance|memory]\n"
 	  "          [--auto-merge]\n"
-	  "set flush|del FAMILY TABLE SET\n",
+	  "set flush|del FAMILY TABLE SET\n"
+	  "set sync FAMILY TABLE SET --file FILE|- [--dry-run] [--retries N]\n",
 	  "  --type SPEC      1-5 fields joined by ' . ': ipv4_addr ipv6_addr\n"
 	  "                   ether_addr inet_proto inet_service mark (key <= 64 bytes)\n"
 	  "  --auto-merge     as nft's auto-merge (single-field interval sets):\n"
 	  "                   element add merges touching and overlapping\n"
-	  "                   intervals with each other and the set's\n" },
+	  "                   intervals with each other and the set's\n"
+	  "  sync             make the set's elements those of FILE (one per\n"
+	  "                   line, as element add --file) in one transaction:\n"
+	  "                   missing ones added, extra ones deleted, timeouts\n"
+	  "                   of those that stay renewed; exit status 0: the\n"
+	  "                   set was equal, 3: it was changed\n"
+	  "  --dry-run        sync: print the difference ('+ ELEMENT' to add,\n"
+	  "                   '- ELEMENT' to delete), send nothing\n"
+	  "  --retries N      sync: attempts again after another process changed\n"
+	  "                   the ruleset meanwhile (default 3, 0-100)\n" },
 	{ "map", cmd_set, 1, 1,
 	  "map add FAMILY TABLE MAP --type 'ipv4_addr . inet_service'\n"
 	  "          --data verdict|TYPE [set add options]\n"
-	  "map flush|del FAMILY TABLE MAP\n",
+	  "map flush|del FAMILY TABLE MAP\n"
+	  "map sync FAMILY TABLE MAP --file FILE|- [--dry-run] [--retries N]\n",
 	  "  --data TYPE      verdict (a verdict map), or one of ipv4_addr\n"
 	  "                   ipv6_addr ether_addr inet_proto inet_service mark\n"
 	  "  elements are 'KEY : DATA', e.g. '10.0.0.1 : jump other',\n"

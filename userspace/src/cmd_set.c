@@ -383,6 +383,8 @@ int cmd_set(struct ctx *c, int argc, char **argv)
 	int is_map = !strcmp(c->object, "map");
 	int err = 0, existing = 0;
 
+	if (argc >= 1 && !strcmp(argv[0], "sync"))
+		return cmd_set_sync(c, argc, argv);
 	if (argc < 4)
 		return cmd_usage(c);
 	if (!strcmp(argv[0], "add")) {

@@ -58,7 +58,8 @@ void elem_enc(struct nlmsghdr *nlh, const struct elem_attrs *a)
 {
 	struct nlattr *elem;
 
-	if (!a->flags && !a->timeout_ms && !a->key_end && !a->data &&
+	if (!a->flags && !a->timeout_ms && !a->expiration_ms && !a->key_end &&
+	    !a->data &&
 	    a->key_len % NLA_ALIGNTO == 0) {
 		elem_enc_key(nlh, a->key, a->key_len);
 		return;
@@ -74,6 +75,11 @@ void elem_enc(struct nlmsghdr *nlh, const struct elem_attrs *a)
 		uint64_t v = htobe64(a->timeout_ms);
 
 		put(nlh, NFTA_SET_ELEM_TIMEOUT, &v, sizeof(v));
+	}
+	if (a->expiration_ms) {
+		uint64_t v = htobe64(a->expiration_ms);
+
+		put(nlh, NFTA_SET_ELEM_EXPIRATION, &v, sizeof(v));
 	}
 	put_value(nlh, NFTA_SET_ELEM_KEY, a->key, a->key_len);
 	if (a->key_end)

@@ -15,7 +15,8 @@
  * of a message: the NFTA_LIST_ELEM nest that libnftnl's
  * nftnl_set_elem_nlmsg_build() writes, byte for byte (tests/unit/
  * test_enc.c compares them), without a libnftnl object per element.
- * Attribute order as libnftnl: FLAGS, TIMEOUT, KEY, KEY_END, DATA.
+ * Attribute order as libnftnl: FLAGS, TIMEOUT, EXPIRATION, KEY, KEY_END,
+ * DATA.
  */
 struct elem_attrs {
 	const uint8_t *key;		/* key_len bytes */
@@ -23,6 +24,7 @@ struct elem_attrs {
 	uint32_t key_len;
 	uint32_t flags;			/* NFTA_SET_ELEM_FLAGS, 0: none */
 	uint64_t timeout_ms;		/* NFTA_SET_ELEM_TIMEOUT, 0: none */
+	uint64_t expiration_ms;		/* NFTA_SET_ELEM_EXPIRATION, 0: none */
 	const struct elem_data *data;	/* NULL: no NFTA_SET_ELEM_DATA */
 	int verdict;			/* data is a verdict, else dlen bytes */
 	uint32_t dlen;

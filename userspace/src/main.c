@@ -30,6 +30,8 @@ static const char help[] =
 "            [--size N] [--counter] [--policy performance|memory]\n"
 "            [--auto-merge]\n"
 "  set flush|del FAMILY TABLE SET\n"
+"  set|map sync FAMILY TABLE SET --file FILE|- [--dry-run] [--retries N]\n"
+"            make the set's elements those of FILE, in one transaction\n"
 "  map add FAMILY TABLE MAP --type SPEC --data verdict|TYPE [set options]\n"
 "  map flush|del FAMILY TABLE MAP    elements: 'KEY : DATA'\n"
 "  element add|create|del FAMILY TABLE SET [ELEMENT]... [--file FILE|-]\n"
@@ -69,7 +71,8 @@ static const char help[] =
 "\n"
 "Exit status: 0 success; 1 the kernel refused or a system call failed\n"
 "(the ruleset is unchanged); 2 the command line or input was refused,\n"
-"nothing was sent.\n";
+"nothing was sent; 3 (set sync only) the set differed from the file and\n"
+"was changed (--dry-run: would be changed).\n";
 
 /*
  * --max-batch: nftlab's peak memory is about the batch (built whole: a
@@ -265,5 +268,7 @@ int main(int argc, char **argv)
 		err = -EIO;
 		c.refused = 0;
 	}
+	if (err >= 0 && c.changed)
+		return EXIT_CHANGED;
 	return err > 0 ? EXIT_OK : exit_status(&c, err);
 }

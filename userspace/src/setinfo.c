@@ -94,6 +94,8 @@ int setinfo_from_set(struct setinfo *si, const struct nftnl_set *s,
 	int err;
 
 	si->flags = nftnl_set_get_u32(s, NFTNL_SET_FLAGS);
+	if (nftnl_set_is_set(s, NFTNL_SET_TIMEOUT))
+		si->timeout_ms = nftnl_set_get_u64(s, NFTNL_SET_TIMEOUT);
 	if (nftnl_set_is_set(s, NFTNL_SET_DESC_SIZE))
 		si->size = nftnl_set_get_u32(s, NFTNL_SET_DESC_SIZE);
 	err = keytype_from_id(&si->kt, nftnl_set_get_u32(s, NFTNL_SET_KEY_TYPE),

@@ -17,6 +17,7 @@ struct setinfo {
 	const char *name;
 	uint32_t flags;		/* NFT_SET_* */
 	uint32_t size;		/* declared size, 0: none */
+	uint64_t timeout_ms;	/* default element timeout, 0: none */
 	int automerge;		/* nft's auto-merge (set user data) */
 	struct keytype kt;
 };

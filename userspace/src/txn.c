@@ -165,6 +165,17 @@ int txn_mark(struct txn *t, const char *label)
 	return 0;
 }
 
+int txn_genid(struct txn *t, uint32_t genid)
+{
+	struct nlmsghdr *begin = (struct nlmsghdr *)t->buf;
+
+	if (t->nmsgs || t->open || t->bytes != NLMSG_ALIGN(begin->nlmsg_len))
+		return -EINVAL;
+	mnl_attr_put_u32(begin, NFNL_BATCH_GENID, htonl(genid));
+	t->bytes = NLMSG_ALIGN(begin->nlmsg_len);
+	return 0;
+}
+
 static const char *txn_label(const struct txn *t, uint32_t seq,
 			     const char *op)
 {

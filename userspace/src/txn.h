@@ -81,6 +81,13 @@ struct nlmsghdr *txn_msg_begin(struct txn *t, uint16_t type, uint16_t family,
 			       uint16_t flags);
 int txn_msg_end(struct txn *t);
 int txn_mark(struct txn *t, const char *label);
+/*
+ * Commit only if the ruleset is still at generation genid (NFT_MSG_GETGEN):
+ * NFNL_BATCH_GENID in BATCH_BEGIN, as nft sends it; the kernel refuses a
+ * batch of another generation as a whole with -ERESTART.  Before any
+ * message; -EINVAL after.
+ */
+int txn_genid(struct txn *t, uint32_t genid);
 int txn_commit(struct txn *t, struct nl *nl, const struct txn_reporter *rep);
 size_t txn_bytes(const struct txn *t);
 void txn_print_stats(const struct txn *t, const char *op, uint64_t elems);
