@@ -102,6 +102,8 @@ int cmd_once(struct ctx *c, unsigned int *seen, int idx, const char *opt);
 int cmd_fail(struct ctx *c, const char *what, int err);
 int cmd_family(struct ctx *c, const char *name, uint16_t *family);
 int cmd_name(struct ctx *c, const char *what, const char *name);
+int cmd_set_ref(struct ctx *c, char **argv, const char *what,
+		struct setinfo *si);
 int cmd_u64(struct ctx *c, const char *opt, const char *s,
 	    uint64_t min, uint64_t max, uint64_t *out);
 int cmd_txn_begin(struct ctx *c, struct txn *own, struct txn **t);

@@ -483,22 +483,6 @@ static int elem_write(struct ctx *c, struct setinfo *si, uint16_t type,
 }
 
 /* element list FAMILY TABLE SET [--json] */
-/* FAMILY TABLE SET in argv[1..3], checked, into si. */
-static int set_ref(struct ctx *c, char **argv, struct setinfo *si)
-{
-	int err = cmd_family(c, argv[1], &si->family);
-
-	if (!err)
-		err = cmd_name(c, "table", argv[2]);
-	if (!err)
-		err = cmd_name(c, "set", argv[3]);
-	if (err)
-		return err;
-	si->table = argv[2];
-	si->name = argv[3];
-	return 0;
-}
-
 static int elem_list_cmd(struct ctx *c, int argc, char **argv)
 {
 	struct setinfo si = { 0 };
@@ -508,7 +492,7 @@ static int elem_list_cmd(struct ctx *c, int argc, char **argv)
 		json = 1;
 	else if (argc != 4)
 		return cmd_usage(c);
-	err = set_ref(c, argv, &si);
+	err = cmd_set_ref(c, argv, "set", &si);
 	if (err)
 		return err;
 	err = cmd_setinfo(c, &si);
@@ -540,7 +524,7 @@ int cmd_element(struct ctx *c, int argc, char **argv)
 	} else {
 		return cmd_usage(c);
 	}
-	err = set_ref(c, argv, &si);
+	err = cmd_set_ref(c, argv, "set", &si);
 	if (err)
 		return err;
 	err = elem_parse_opts(c, argc - 3, argv + 3, &o);

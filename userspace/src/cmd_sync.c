@@ -221,16 +221,10 @@ int cmd_set_sync(struct ctx *c, int argc, char **argv)
 				  "set from the kernel and commits on its own)");
 	if (argc < 4)
 		return cmd_usage(c);
-	err = cmd_family(c, argv[1], &si.family);
-	if (!err)
-		err = cmd_name(c, "table", argv[2]);
-	if (!err)
-		err = cmd_name(c, c->object, argv[3]);
+	err = cmd_set_ref(c, argv, c->object, &si);
 	if (!err)
 		err = sync_parse_opts(c, argc - 3, argv + 3, &o);
 	if (err)
 		return err;
-	si.table = argv[2];
-	si.name = argv[3];
 	return sync_run(c, &si, &o);
 }

@@ -163,6 +163,23 @@ int cmd_name(struct ctx *c, const char *what, const char *name)
 	return 0;
 }
 
+/* FAMILY TABLE NAME in argv[1..3], checked (NAME as a WHAT), into si. */
+int cmd_set_ref(struct ctx *c, char **argv, const char *what,
+		struct setinfo *si)
+{
+	int err = cmd_family(c, argv[1], &si->family);
+
+	if (!err)
+		err = cmd_name(c, "table", argv[2]);
+	if (!err)
+		err = cmd_name(c, what, argv[3]);
+	if (err)
+		return err;
+	si->table = argv[2];
+	si->name = argv[3];
+	return 0;
+}
+
 int cmd_u64(struct ctx *c, const char *opt, const char *s, uint64_t min,
 	    uint64_t max, uint64_t *out)
 {
