@@ -304,6 +304,54 @@ def ratio_only(resdirs, backends, cells, rows, labels):
     return fit(out)
 
 
+def summary_only(resdirs, backends, cells, rows, labels):
+    """A cover letter's one table: per cell of BACKENDS (the drop cells of
+    other set sizes left out: they count what drop counts), the retpoline
+    thunks and the instructions per packet with spectre_v2=retpoline and
+    =off, first kernel ("before") and second ("after").  Exactly two
+    kernels; lines within SUMMARY_WIDTH, no run names (the letter says
+    where the runs are)."""
+    if len(labels) != 2:
+        raise SystemExit("t0 compare: --summary takes two kernels (these runs have %d: %s);"
+                         " choose them with --kernels" % (len(labels), ", ".join(labels)))
+    a, b = labels
+    table = []
+    for c in dict.fromkeys(c for c, _ in cells):
+        cell = parse_cell_id(c)
+        if cell["backend"] not in backends or (cell["backend"] == "drop" and cell["tag"]):
+            continue
+        ra, rb = rows.get((c, "retpoline", a)), rows.get((c, "retpoline", b))
+        oa, ob = rows.get((c, "off", a)), rows.get((c, "off", b))
+        if None in (ra, rb, oa, ob):
+            raise SystemExit("t0 compare: --summary: %s is not counted with both spectre_v2=retpoline"
+                             " and =off in both kernels" % short_cell(c))
+        name = where_cell(c)
+        table.append([SUMMARY_NAMES.get(name, name), "%s -> %s" % (ra["indirect_thunks"], rb["indirect_thunks"]),
+                      compact(ra["kernel_insns"]), compact(rb["kernel_insns"]),
+                      compact(oa["kernel_insns"]), compact(ob["kernel_insns"])])
+    if not table:
+        raise SystemExit("t0 compare: no cell of backend(s) %s in %s" % (",".join(backends), run_names(resdirs)))
+    out = ["  Per packet, before (%s) -> after (%s): retpoline" % (a, b),
+           "  thunks, and instructions with retpolines (ret) and with", "  spectre_v2=off (off)", ""]
+    hdr = ["scenario", "thunks", "ret before", "ret after", "off before", "off after"]
+    out += ["  " + line for line in render_table(hdr, table).split("\n")]
+    out += ["  (a range is min..max over the boots of a kernel)"]
+    wide = [ln for ln in out if len(ln) > SUMMARY_WIDTH]
+    if wide:
+        raise SystemExit("t0 compare: --summary: %d line(s) wider than %d columns: %s"
+                         % (len(wide), SUMMARY_WIDTH, wide[0].strip()))
+    return "\n".join(out) + "\n"
+
+
+# A cover letter's lines: at most 80 columns (kernel/series/postings).
+SUMMARY_WIDTH = 80
+# The cells' names in --summary, as a reader of the list knows them.
+SUMMARY_NAMES = {"ct": "conntrack + nft", "ctonly": "conntrack only", "ctbase": "netdev only",
+                 "drop": "hook only", "nohook": "egress, no hook", "egress": "egress hook",
+                 "dynset": "dynset update", "hash": "hash", "pipapo": "pipapo", "rbtree": "rbtree",
+                 "rbtree 10k": "rbtree, 10k"}
+
+
 # --where's short names of t0breakdown's categories, within MESSAGE_WIDTH.
 WHERE_SHORT = {t0breakdown.EXPR: "disp", t0breakdown.SET: "set", t0breakdown.HOOK: "hook",
                t0breakdown.THUNKS: "thunk", t0breakdown.OTHER: "other"}
@@ -488,7 +536,7 @@ def signed_mean(x):
 
 
 def compare(resdirs, lookups=None, backends=None, where=None, functions=None, kernels=None, attribute=None,
-            ratio=None):
+            ratio=None, summary=None):
     """The side-by-side text of the runs in RESDIRS (LOOKUPS: only the
     lookup table of those backends; BACKENDS: only the per-packet table of
     those cells, with the deltas; WHERE: where_only(); FUNCTIONS:
@@ -523,6 +571,8 @@ def compare(resdirs, lookups=None, backends=None, where=None, functions=None, ke
         return attribute_only(resdirs, run_codes(runs), attribute, cells, rows, labels)
     if ratio:
         return ratio_only(resdirs, ratio, cells, rows, labels)
+    if summary:
+        return summary_only(resdirs, summary, cells, rows, labels)
     out = ["T0 side by side: instructions / retpoline thunks per packet (knob 0 on patched kernels)", ""]
     for d, run in runs:
         out.append("  %s: %s, guest nft %s, %d boot(s) x %d pass(es)"
@@ -548,15 +598,17 @@ def main(args):
     for b in lookups or ():
         if b not in LOOKUP_BACKENDS:
             raise SystemExit("t0 compare: --lookups takes %s, not '%s'" % (",".join(LOOKUP_BACKENDS), b))
-    if sum(1 for a in (lookups, args.cells, args.where, args.function, args.attribute, args.ratio) if a) > 1:
-        raise SystemExit("t0 compare: --lookups, --cells, --where, --function, --attribute and --ratio are"
-                         " different tables: pass one")
+    if sum(1 for a in (lookups, args.cells, args.where, args.function, args.attribute, args.ratio,
+                       args.summary) if a) > 1:
+        raise SystemExit("t0 compare: --lookups, --cells, --where, --function, --attribute, --ratio and"
+                         " --summary are different tables: pass one")
     text = compare(args.runs, lookups, args.cells.split(",") if args.cells else None,
                    args.where.split(",") if args.where else None,
                    args.function.split(",") if args.function else None,
                    args.kernels.split(",") if args.kernels else None,
                    args.attribute.split(",") if args.attribute else None,
-                   args.ratio.split(",") if args.ratio else None)
+                   args.ratio.split(",") if args.ratio else None,
+                   args.summary.split(",") if args.summary else None)
     if args.out:
         with open(args.out, "w") as f:
             f.write(text)

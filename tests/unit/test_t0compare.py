@@ -3,7 +3,7 @@
 """Unit tests of t0.py compare (nft_concat_range/nft_concat_range/t0compare.py):
 runs of two bases side by side, the lookup less its drop cell, ranges, the
 patched kernel shown with knob 0 only, deltas, labelled kernels, --cells,
---where, --function, --kernels, --attribute, --ratio.
+--where, --function, --kernels, --attribute, --ratio, --summary.
 No kernel, no QEMU.
 
 python3 tests/unit/test_t0compare.py: TAP (lib/tap.py,
@@ -480,6 +480,60 @@ class Ratio(Stored):
     def test_lines_fit_a_commit_message(self):
         """every line --ratio prints fits a commit message"""
         self.assertLessEqual(max(len(ln) for ln in self.text.splitlines()), 75, self.text)
+
+
+class Summary(Stored):
+    """compare --summary: a cover letter's table, before -> after."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        a = store(cls.top, "t0-before", dict(THREE, base="7.3"), [
+            row("T0/net_port/drop/n0/k-", "baseline", "retpoline", "-", "539", "2"),
+            row("T0/net_port/drop/n0/k-", "baseline", "off", "-", "489", "0"),
+            row("T0/net_port/drop/n0/k--10k", "baseline", "retpoline", "-", "539", "2"),
+            row("T0/net_port/drop/n0/k--10k", "baseline", "off", "-", "489", "0"),
+            row("T0/ct/ct/n1/k-", "baseline", "retpoline", "-", "3944.2..4001.7", "6"),
+            row("T0/ct/ct/n1/k-", "baseline", "off", "-", "3968..4082", "0")])
+        b = store(cls.top, "t0-after", dict(THREE, base="7.3", labels={"patched": "7.3 1-7"}), [
+            row("T0/net_port/drop/n0/k-", "patched", "retpoline", "-", "518", "0"),
+            row("T0/net_port/drop/n0/k-", "patched", "off", "-", "489", "0"),
+            row("T0/net_port/drop/n0/k--10k", "patched", "retpoline", "-", "518", "0"),
+            row("T0/net_port/drop/n0/k--10k", "patched", "off", "-", "489", "0"),
+            row("T0/ct/ct/n1/k-", "patched", "retpoline", "-", "4087..4089", "3"),
+            row("T0/ct/ct/n1/k-", "patched", "off", "-", "3914..3975", "0")])
+        cls.runs = [a, b]
+        cls.text = t0compare.compare(cls.runs, summary=["drop", "ct"])
+
+    def test_row_before_after(self):
+        """a cell's thunks before -> after, then its four counts"""
+        self.assertEqual(line_of(self.text, "  hook only"), ["hook only", "2 -> 0", "539", "518", "489", "489"],
+                         self.text)
+
+    def test_ranges_widened(self):
+        """a range in whole instructions, widened outwards"""
+        self.assertEqual(line_of(self.text, "  conntrack + nft")[1:3], ["6 -> 3", "3944..4002"], self.text)
+
+    def test_drop_of_another_set_size_left_out(self):
+        """the drop cell of the 10k group counts what drop counts: no row"""
+        self.assertNotIn("10k", self.text)
+
+    def test_kernels_named_not_runs(self):
+        """the kernels are named, the lab's run directories are not"""
+        self.assertIn("before (7.3 baseline) -> after (7.3 1-7)", self.text)
+        self.assertNotIn("t0-before", self.text)
+
+    def test_more_than_two_kernels_fails(self):
+        """--summary of three kernels fails and says how to choose two"""
+        c = store(self.top, "t0-third", dict(THREE, base="7.3", labels={"patched": "7.3 1-6"}), [
+            row("T0/net_port/drop/n0/k-", "patched", "retpoline", "-", "518", "0")])
+        with self.assertRaises(SystemExit) as cm:
+            t0compare.compare(self.runs + [c], summary=["drop"])
+        self.assertIn("--kernels", str(cm.exception))
+
+    def test_lines_fit_a_cover_letter(self):
+        """every line fits 80 columns"""
+        self.assertLessEqual(max(len(ln) for ln in self.text.splitlines()), 80, self.text)
 
 
 if __name__ == "__main__":
