@@ -209,6 +209,8 @@ def t0_main(argv=None):
     c.add_argument("--ratio", metavar="BACKENDS", type=t0cells.cell_backends,
                    help="only the retpoline against spectre_v2=off table of these cells: both counts, their"
                         " ratio, the thunks and the instructions above 1.03x off (issue #26's target)")
+    c.add_argument("--posting", action="store_true",
+                   help="name no lab run in the tables (for a posting): say how they were counted instead")
     c.add_argument("--summary", metavar="BACKENDS", type=t0cells.cell_backends,
                    help="two kernels: a cover letter's one table, per cell of these backends: thunks and"
                         " instructions per packet with retpolines and with spectre_v2=off, first -> second")

@@ -149,9 +149,20 @@ def run_names(resdirs):
     return ", ".join(run_name(d) for d in resdirs)
 
 
+# t0.py compare --posting: tables for a posting name no lab run (a
+# directory of the lab's tree means nothing on the list; the lab's run
+# README says which table came from where).
+POSTING = {"on": False}
+
+
 def runs_lines(resdirs):
     """The line(s) naming the runs a table comes from, one run per line
-    after the first so that each stays within MESSAGE_WIDTH."""
+    after the first so that each stays within MESSAGE_WIDTH; with
+    --posting, one line saying how they were counted instead."""
+    if POSTING["on"]:
+        boots = min(load(d)[0].get("rounds", 1) for d in resdirs)
+        return ["  (QEMU TCG, x86_64, %d boot%s per kernel and spectre_v2= setting)"
+                % (boots, "" if boots == 1 else "s")]
     names = [run_name(d) for d in resdirs]
     out = ["  (T0 run%s %s" % ("s" if len(names) > 1 else "", names[0])]
     out += ["   " + n for n in names[1:]]
@@ -594,6 +605,7 @@ def compare(resdirs, lookups=None, backends=None, where=None, functions=None, ke
 
 
 def main(args):
+    POSTING["on"] = args.posting
     lookups = args.lookups.split(",") if args.lookups else None
     for b in lookups or ():
         if b not in LOOKUP_BACKENDS:

@@ -482,6 +482,31 @@ class Ratio(Stored):
         self.assertLessEqual(max(len(ln) for ln in self.text.splitlines()), 75, self.text)
 
 
+class Posting(Stored):
+    """compare --posting: the tables name no lab run."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.a, cls.b = three_boot_runs(cls.top)
+
+    def tearDown(self):
+        t0compare.POSTING["on"] = False
+
+    def test_runs_named_by_default(self):
+        """without it, a table names the runs it comes from"""
+        text = t0compare.compare([self.a, self.b], backends=["hash"])
+        self.assertIn("(T0 runs t0-a,", text)
+
+    def test_posting_names_no_run(self):
+        """with it, one line says how the counts were taken, and no run is named"""
+        t0compare.POSTING["on"] = True
+        text = t0compare.compare([self.a, self.b], backends=["hash"])
+        self.assertIn("(QEMU TCG, x86_64, 3 boots per kernel and spectre_v2= setting)", text)
+        self.assertNotIn("t0-a", text)
+        self.assertNotIn("t0-b", text)
+
+
 class Summary(Stored):
     """compare --summary: a cover letter's table, before -> after."""
 
