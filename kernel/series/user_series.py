@@ -30,10 +30,12 @@ The cover letter ([PATCH 0/N]) and messages without a diff (replies) are
 skipped, each with a note.  Cost: a few `git` commands and the touched
 files' bytes; nothing here needs the tree lock or a kernel.
 """
+import argparse
 import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 
 # A subject's [PATCH ... i/N].
@@ -167,14 +169,22 @@ def read_input(path, note=lambda text: None):
         if b:
             raise Refused("%s is a binary patch (%s): T0 builds from textual patches only"
                           % (p.title(), b.group(1)))
-    return order(path, patches)
+    # one message alone is measured alone; a series must be whole
+    return order(path, patches, note if len(mails) == 1 else None)
 
 
-def order(path, patches):
+def order(path, patches, alone=None):
     """PATCHES in the order of their [PATCH i/N] numbers when every one
     has one (a list's mbox is in arrival order); refused when a number is
-    missing or repeated.  Unnumbered: as given."""
+    missing or repeated.  Unnumbered: as given.  ALONE(text): PATCHES is
+    one file's one message, taken as it is, what its number says noted."""
     nums = [NUMBER_RE.search(p.subject) for p in patches]
+    if alone:
+        note = alone
+        if nums[0] and int(nums[0].group(2)) > 1:
+            note("%s: patch %s of %s alone, without the rest of its series"
+                 % (path, nums[0].group(1), nums[0].group(2)))
+        return patches
     if not all(nums):
         return patches
     total = {int(m.group(2)) for m in nums}
@@ -291,3 +301,104 @@ def write_dir(out, patches, origin):
     shutil.rmtree(out, ignore_errors=True)
     os.rename(tmp, out)
     return names
+
+
+# The lab's bases and series, for main() and check()'s defaults.
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BASES = os.path.join(TOP, "kernel", "builder", "bases")
+FETCH_BASE = os.path.join(TOP, "kernel", "builder", "fetch-base")
+# The variant anyone's patches go on top of, per --on.
+VARIANT = {"base": "baseline", "ours": "patched"}
+GROUPS = {"baseline": ("lab",), "patched": ("lab", "feature", "lab-patched")}
+
+
+def bases():
+    return sorted(os.listdir(BASES))
+
+
+def base_field(base, key):
+    with open(os.path.join(BASES, base)) as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return line.split(":", 1)[1].strip()
+    raise SystemExit("user-series: kernel/builder/bases/%s has no '%s:' line" % (base, key))
+
+
+def own_patches(base, variant):
+    """The variant's patch files of BASE's series, in order (the grammar
+    of kernel/lib.sh series_patches)."""
+    pdir = os.path.join(TOP, base_field(base, "patches"))
+    groups, cur, out = GROUPS[variant], None, {}
+    with open(os.path.join(pdir, "series")) as f:
+        for line in f:
+            line = "".join(line.split("#", 1)[0].split())
+            if line.startswith("["):
+                cur = line.strip("[]")
+            elif line and cur in groups:
+                out.setdefault(cur, []).append(os.path.join(pdir, line))
+    return [p for g in groups for p in out.get(g, [])]
+
+
+def base_src(base):
+    """The fetched tree of BASE, or None (fetch-base --print-path)."""
+    r = subprocess.run([FETCH_BASE, "--base", base, "--print-path"], stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL, text=True)
+    d = r.stdout.strip()
+    return d if r.returncode == 0 and os.path.isdir(os.path.join(d, ".git")) else None
+
+
+def describe_base(base, on):
+    what = "the lab patches" if on == "base" else "the lab patches and our series"
+    return "%s (%s %s) with %s" % (base, base_field(base, "package"), base_field(base, "pin"), what)
+
+
+def check(path, base, on, note, src_of=None, own_of=None, about=None):
+    """[Patch] of PATH, checked to apply on BASE (--on ON); Refused
+    otherwise.  SRC_OF(base), OWN_OF(base, variant) and ABOUT(base, on):
+    the fetched tree, the variant's patch files and the words for a base
+    (base_src, own_patches, describe_base; the unit tests pass their own)."""
+    src_of, own_of, describe = src_of or base_src, own_of or own_patches, about or describe_base
+    patches = read_input(path, note)
+    src = src_of(base)
+    if src is None:
+        raise Refused("base tree %s not fetched: run kernel/builder/fetch-base --base %s" % (base, base))
+    failed = apply_series(src, "base", own_of(base, VARIANT[on]), patches)
+    if failed is None:
+        return patches
+    if on == "ours" and apply_series(src, "base", own_of(base, "baseline"), patches) is None:
+        raise Refused("\n".join(
+            ["%s applies to %s but not on top of our series: it conflicts with it"
+             % (path, describe(base, "base")),
+             "  (measure it on the base: make t0 BASE=%s PATCH=%s, without ON=ours)" % (base, path)]
+            + failure_text(patches, failed)))
+    for other in bases():
+        osrc = src_of(other) if other != base else None
+        if osrc and apply_series(osrc, "base", own_of(other, "baseline"), patches) is None:
+            raise Refused("\n".join(
+                ["%s does not apply to %s, but applies to %s: it is a patch for %s"
+                 % (path, describe(base, on), describe(other, "base"), other),
+                 "  (measure it there: make t0 BASE=%s PATCH=%s)" % (other, path)] + failure_text(patches, failed)))
+    raise Refused("\n".join(["%s does not apply to %s" % (path, describe(base, on))] + failure_text(patches, failed)))
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="kernel/series/user-series", description="anyone's patches as a series to build")
+    ap.add_argument("--base", default=os.environ.get("NFTLAB_BASE", "6.12"), choices=bases())
+    ap.add_argument("--on", choices=sorted(VARIANT), default="base")
+    ap.add_argument("--out", required=True, help="the patch directory to write (replaced whole)")
+    ap.add_argument("file", help="an mbox, a git format-patch directory or one patch")
+    args = ap.parse_args(argv)
+
+    def note(text):
+        print("[nftlab] %s" % text, file=sys.stderr)
+
+    try:
+        patches = check(args.file, args.base, args.on, note)
+    except Refused as e:
+        print("nftlab: %s" % e, file=sys.stderr)
+        return 1
+    names = write_dir(args.out, patches, args.file)
+    for n in names:
+        note("patch: %s" % n)
+    print(args.out)
+    return 0
