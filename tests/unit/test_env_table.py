@@ -32,9 +32,6 @@ MAKE_DEFAULT_RE = re.compile(r"^([A-Z][A-Z0-9_]*)\s*\?=", re.M)
 MAKE_BUILTIN = {"MAKE", "CURDIR", "HOME", "MAKEFILE_LIST"}
 # documents and data: what they name, they describe or record, not read
 NOT_CODE_RE = re.compile(r"(\.md$|^docs/|^kernel/series/patches[^/]*/)")
-# a path the README may name before it is in the tree: written by another
-# branch at the same time (its section "Measure your own patch")
-PENDING_PATHS = {"docs/measure-your-patch.md"}
 PATH_ROOTS = ("kernel/", "docs/", "tests/", "userspace/", "nft_concat_range/", "lib/")
 
 
@@ -138,8 +135,6 @@ class Guide(unittest.TestCase):
         for token in re.findall(r"`([^`\s]+)`", text):
             path = token.rstrip(",.:;")
             if not path.startswith(PATH_ROOTS) or re.search(r"[<>*{}$]", path):
-                continue
-            if path in PENDING_PATHS:
                 continue
             if not os.path.exists(os.path.join(TOP, path)):
                 missing.append(path)
