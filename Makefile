@@ -51,10 +51,13 @@ tcg-plugin: deps
 
 ## t0            T0 only: exact per-packet counts, x86_64 kernels under QEMU TCG (results in build/results/t0-<timestamp>/; BASE=7.3: the 7.3 kernels)
 ##               RULESET=FILE.nft PACKETS=SPEC: that ruleset instead of the suite's cells, e.g. PACKETS=daddr=10.0.0.1,dport=53
+##               PATCH=FILE: what anyone's patch costs per packet (an mbox, a git format-patch directory or one
+##               patch; ON=ours: on top of our series): docs/measure-your-patch.md.  CELLS=drop,hash: only those cells
 t0: deps tcg-plugin
-	@python3 nft_concat_range/t0.py run $(if $(BASE),--base $(BASE)) \
+	@python3 nft_concat_range/t0.py $(if $(PATCH),patch '$(PATCH)' $(if $(ON),--on '$(ON)'),run) \
+		$(if $(BASE),--base $(BASE)) $(if $(CELLS),--cells '$(CELLS)') \
 		$(if $(RULESET),--ruleset '$(RULESET)') $(if $(PACKETS),--packets '$(PACKETS)') \
-		--results build/results/t0$(if $(BASE),-$(BASE))$(if $(RULESET),-ruleset)-$$(date -u +%Y%m%dT%H%M%SZ)
+		--results build/results/t0$(if $(BASE),-$(BASE))$(if $(PATCH),-patch)$(if $(RULESET),-ruleset)-$$(date -u +%Y%m%dT%H%M%SZ)
 
 ## kernels       build all UML lab kernels ({baseline,patched} x {retpoline,eibrs,plain}; BASE=7.3 for upstream's)
 kernels: deps

@@ -148,9 +148,40 @@ series_patches() {
 	done < "${NFTLAB_PATCHES}/series"
 }
 
+# Anyone's patches on top of a variant (make t0 PATCH=FILE,
+# kernel/series/user-series): NFTLAB_USER_PATCHES=DIR, a directory with a
+# `series` file naming its patches (one file name a line, `#` comments),
+# applied after the variant's own, in that order.  The kernel's name then
+# ends in -u<user_key> (kernel/builder/build), so that its build never
+# replaces the lab's own kernel of the variant, and two patch sets never
+# share a kernel directory.
+user_patches() {
+	local line
+
+	[ -n "${NFTLAB_USER_PATCHES:-}" ] || return 0
+	[ -f "${NFTLAB_USER_PATCHES}/series" ] ||
+		die "NFTLAB_USER_PATCHES=${NFTLAB_USER_PATCHES} has no series file"
+	while IFS= read -r line; do
+		line=${line%%#*}
+		line=${line//[[:space:]]/}
+		[ -z "$line" ] || printf '%s\n' "${NFTLAB_USER_PATCHES}/${line}"
+	done < "${NFTLAB_USER_PATCHES}/series"
+}
+
+# Content key of NFTLAB_USER_PATCHES: the bytes of its patches, in order.
+user_key() {
+	local p
+
+	while IFS= read -r p; do
+		[ -f "$p" ] || die "${NFTLAB_USER_PATCHES}/series names a missing patch: $p"
+		sha256sum < "$p"
+	done < <(user_patches) | sha256sum | cut -c1-8
+}
+
 # Patches a variant gets: baseline = lab, patched = lab + feature +
 # lab-patched (the lab's support for what the feature patches add: UML
-# plumbing and the same-boot knob, kept out of the patches under review).
+# plumbing and the same-boot knob, kept out of the patches under review);
+# then NFTLAB_USER_PATCHES' (user_patches), if set.
 variant_patches() {
 	case "$1" in
 	baseline) series_patches lab ;;
@@ -162,6 +193,7 @@ variant_patches() {
 		series_patches lab; series_patches stable ;;
 	*) die "unknown variant '$1' (baseline, patched or stable)" ;;
 	esac
+	user_patches
 }
 
 # Content key of a variant: base version plus the bytes of its patches.

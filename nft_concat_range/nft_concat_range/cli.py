@@ -178,6 +178,28 @@ def t0_main(argv=None):
     r.add_argument("--label", action="append", default=[], metavar="VARIANT=TEXT", type=t0run.label_arg,
                    help="the name t0.py compare gives VARIANT's kernel (default: BASE VARIANT), e.g."
                         " patched='7.3 1-2' for a kernel with the first two patches of the series")
+    r.add_argument("--kernel", action="append", default=[], metavar="VARIANT=KDIR", type=t0run.kernel_arg,
+                   help="boot the kernel in KDIR as VARIANT instead of the lab's own (built elsewhere: t0.py"
+                        " patch)")
+    q = sub.add_parser("patch", help="anyone's patch: build the kernels before and after it, count both, report"
+                                     " (make t0 PATCH=FILE)")
+    q.add_argument("patch", metavar="FILE", help="an mbox saved from the list (its cover letter 0/N skipped), a git"
+                   " format-patch directory or one patch")
+    q.add_argument("--results", required=True)
+    q.add_argument("--base", default=os.environ.get("NFTLAB_BASE", "6.12"), choices=lab.bases())
+    q.add_argument("--on", choices=("base", "ours"), default="base",
+                   help="apply it on the base with the lab patches (default) or on our series too")
+    q.add_argument("--rounds", type=int, default=t0cells.MIN_BOOTS,
+                   help="boots per kernel and spectre_v2= setting (default %d)" % t0cells.MIN_BOOTS)
+    q.add_argument("--nft", default="host", help="the guest's nft, as for run")
+    q.add_argument("--cells", metavar="BACKENDS", type=t0cells.cell_backends,
+                   help="only the cells of these backends, as for run (default: every cell of the suite)")
+    q.add_argument("--ruleset", action="append", default=[], metavar="FILE.nft", help="as for run")
+    q.add_argument("--packets", action="append", default=[], metavar="SPEC", help="as for run")
+    g = sub.add_parser("plot", help="the chart of stored runs counted per function: instructions per packet by"
+                                    " category, per cell (t0plot.py)")
+    g.add_argument("runs", nargs="+", metavar="RESULTS")
+    g.add_argument("--out", required=True, help="directory for t0-categories.svg (and its .dat, .gp)")
     p = sub.add_parser("report", help="t0.json and t0.md from the raw counts (t0.md from t0.json without raw/)")
     p.add_argument("results")
     p.add_argument("--quiet", action="store_true")
@@ -218,6 +240,16 @@ def t0_main(argv=None):
                    help="only the kernels of these labels, comma-separated, in this order (e.g. '7.3 baseline'"
                         " of a run that also counted another patched kernel)")
     args = ap.parse_args(argv)
+    if args.cmd == "patch":
+        from . import t0patch
+        return t0patch.run(args)
+    if args.cmd == "plot":
+        from . import t0plot
+        svg, why = t0plot.categories_svg(args.out, args.runs)
+        if not svg:
+            raise SystemExit("t0 plot: no chart: %s" % why)
+        print(svg)
+        return 0
     if args.cmd == "code":
         return t0run.code(args)
     if args.cmd == "compare":

@@ -477,6 +477,28 @@ def same_text(r, v1):
     return "range" if r["ranged"] else "MOVED"
 
 
+# What `make t0` costs on 2 cores, for the line of a run without kernels:
+# a cold x86_64 build about 20 minutes per kernel, a boot under TCG 1-2
+# minutes for most cells (docs/results/t0-7.3-v5-p1-5-20261205T003951Z:
+# 6 boots of 7 cell types in 9 minutes).
+MAKE_T0_COST = "cold: about 20 min per kernel to build, then 1-2 min per boot"
+
+
+def not_built(run):
+    """One line for a run whose kernels were not all there (bench's T0 on a
+    fresh machine: t0.py run --no-build): what was not measured and the
+    command that measures it; None when every kernel booted."""
+    kernels = run.get("kernels") or {}
+    missing = [v for v in run.get("variants", ()) if v in kernels and not kernels[v]]
+    if not missing:
+        return None
+    base = run.get("base", "6.12")
+    cmd = "make t0" + ("" if base == "6.12" else " BASE=%s" % base)
+    return ("not measured: no x86_64 %s kernel built for %s, so %s boots ran; `%s` builds %s and counts (%s)"
+            % (" or ".join(missing), base, "none of its" if len(missing) == 1 else "none of their", cmd,
+               "it" if len(missing) == 1 else "them", MAKE_T0_COST))
+
+
 def render(t0):
     run = t0["run"]
     v1 = t0.get("schema", SCHEMA_V1) == SCHEMA_V1
@@ -492,6 +514,9 @@ def render(t0):
     # runs before there were two bases were all 6.12 with the host's nft
     if "base_version" in run:
         out.append("  base: %s; guest nft: %s" % (run["base_version"], run.get("nft", "host")))
+    missing = not_built(run)
+    if missing:
+        out.append("  " + missing)
     if not v1 and (run.get("cells") or run.get("seed_probe")):
         out.append("  cells: %s; fresh 1001-element hash sets per boot (--seed-probe): %d"
                    % (",".join(run["cells"]) if run.get("cells") else "all", run.get("seed_probe", 0)))

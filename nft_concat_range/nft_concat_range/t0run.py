@@ -12,7 +12,7 @@ import sys
 from . import lab
 from .files import cpu_model, write
 from .lab import SUITE, TOP
-from . import t0cells, t0code, t0ruleset
+from . import t0cells, t0code, t0plot, t0ruleset
 
 
 # Symbols of the kernel the plugin counts (regular expressions on nm names).
@@ -239,7 +239,33 @@ def boot(rawdir, kdir, syms, plugin, variant, mitigation, rnd, quick, counts, re
         info["funcs"] = True
     write(os.path.join(bdir, "boot.json"), json.dumps(info, indent=1) + "\n")
     log("boot %s: exit %d" % (name, rc))
+    if rc:
+        for line in boot_failure(bdir, name, rc):
+            log(line)
     return rc
+
+
+# Console lines shown of a boot that failed.
+CONSOLE_TAIL = 25
+# kernel/runner/lab-run's own exit statuses.
+LAB_RUN_STATUS = {124: "killed: no progress (lab-run --timeout)", 125: "the guest died (no exit status from it:"
+                  " a panic, or a kernel that does not boot)"}
+
+
+def boot_failure(bdir, name, rc, n=CONSOLE_TAIL):
+    """What a failed boot's log says: its status and the last N lines of
+    BDIR/console.log (a kernel that does not boot panics there)."""
+    path = os.path.join(bdir, "console.log")
+    try:
+        with open(path, errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        lines = []
+    out = ["boot %s failed: %s" % (name, LAB_RUN_STATUS.get(rc, "exit %d" % rc))]
+    if not lines:
+        return out + ["  (no console output in %s)" % path]
+    out.append("  the console's last %d lines (%s):" % (min(n, len(lines)), path))
+    return out + ["  | " + ln for ln in lines[-n:]]
 
 
 def write_code(t0dir, rawdir, kdirs, funcs):
@@ -302,6 +328,15 @@ def base_version(kdirs):
     return seen.pop() if seen else None
 
 
+def kernel_arg(text):
+    """--kernel VARIANT=KDIR: (variant, kdir), KDIR a built kernel."""
+    variant, eq, kdir = text.partition("=")
+    if not eq or not variant or not os.path.isfile(os.path.join(kdir, "vmlinux")):
+        raise argparse.ArgumentTypeError("--kernel takes VARIANT=KDIR, KDIR a kernel directory with a vmlinux,"
+                                         " not '%s'" % text)
+    return variant, os.path.abspath(kdir)
+
+
 def label_arg(text):
     """--label VARIANT=TEXT: (variant, text)."""
     variant, eq, label = text.partition("=")
@@ -344,8 +379,14 @@ def run(args):
     only = args.cells.split(",") if args.cells else None
     failed = 0
     kdirs, syms, funcs = {}, {}, {}
+    given = dict(getattr(args, "kernel", None) or ())
+    for v in given:
+        if v not in variants:
+            raise SystemExit("t0: --kernel names variant '%s', which this run does not boot (--variants %s)"
+                             % (v, args.variants))
     for v in variants:
-        kdirs[v] = lab.kernel_dir("x86_64", v, "retpoline", args.build)
+        # --kernel VARIANT=KDIR: a kernel built elsewhere (t0.py patch)
+        kdirs[v] = given.get(v) or lab.kernel_dir("x86_64", v, "retpoline", args.build)
         if not kdirs[v]:
             log("x86_64 %s kernel not available: its boots are not run" % v)
         else:
@@ -376,6 +417,9 @@ def run(args):
     rc = t0cells.report(args.results)
     if args.per_function:
         write_code(t0dir, rawdir, kdirs, funcs)
+        # the chart of where the instructions go (t0plot.py)
+        svg, why = t0plot.categories_svg(t0dir, [args.results])
+        log("chart: %s" % (svg or "none: %s" % why))
     print("\nresults: %s" % os.path.join(t0dir, "t0.md"))
     return 1 if failed or rc else 0
 

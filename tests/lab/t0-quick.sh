@@ -14,7 +14,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 run="$top/build/check/t0"
 rm -rf "$run"
 mkdir -p "$run"
-# The T0 tools' unit tests are step t0-units of make check (tests/run-check).
+# The T0 tools' unit tests are in make check's step units (tests/run-check).
 make -s -C "$top/nft_concat_range/tcg" O="$top/build/tcg" > "$run/plugin.log" 2>&1
 rc=$?
 tap_result "pktcount TCG plugin builds against the installed QEMU's plugin API" "$rc"

@@ -4,8 +4,8 @@
 objdump snippets of tests/unit/fixtures/direct-calls/ (its README says
 where each one comes from).  No kernel build, no objdump run.
 
-python3 lib/tap.py tests/unit/test_check_direct_calls.py (TAP, as
-tests/unit/run-checkers.sh runs it), or python3
+python3 lib/tap.py tests/unit/test_check_direct_calls.py (TAP; make check
+runs it with every tests/unit/test_*.py, step units), or python3
 tests/unit/test_check_direct_calls.py [-v]."""
 import io
 import os

@@ -8,8 +8,8 @@ patches and changelogs as they are now; and, on made-up data, the
 errors, the recipients' split, the header folding, the changelog and
 trailer placement and the width check.  No kernel tree: seconds.
 
-python3 lib/tap.py tests/unit/test_check_series_mail.py (TAP, as
-tests/unit/run-checkers.sh runs it), or python3
+python3 lib/tap.py tests/unit/test_check_series_mail.py (TAP; make check
+runs it with every tests/unit/test_*.py, step units), or python3
 tests/unit/test_check_series_mail.py [-v]."""
 import importlib.machinery
 import importlib.util

@@ -2,13 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of lib/, the TAP library: lib/tap.py's Tap and unittest
 runner, lib/tap.sh's nesting of a test program's TAP in a caller's stream
-(tap_sub, as bench-quick and tests/lab/t0-quick.sh run the unit test
-files) and tests/run-check's counts of such a stream (tap_count).  Fake sub-programs:
+(tap_sub, as bench-quick and tests/lab/t0-quick.sh run bench validate
+and t0.py validate) and tests/run-check's counts of such a stream (tap_count).  Fake sub-programs:
 one that passes, one that prints "not ok", one that crashes without
 output, one whose tests vanished.
 
-python3 lib/tap.py tests/unit/test_check_tap.py (TAP, as
-tests/unit/run-checkers.sh runs it), or python3
+python3 lib/tap.py tests/unit/test_check_tap.py (TAP; make check
+runs it with every tests/unit/test_*.py, step units), or python3
 tests/unit/test_check_tap.py [-v]."""
 import io
 import os
