@@ -245,7 +245,8 @@ lab_cpus() {
 # GENERIC_CPU_AUTOPROBE).  Lab-only, not part of the series under review.
 # checkpatch asks whether MAINTAINERS needs updating for any new file: the
 # selftest that the 7.3 open-interval fix adds is under NETFILTER's
-# "F: tools/testing/selftests/net/netfilter/", and the list header that 7.3
+# "F: tools/testing/selftests/net/netfilter/" (and so is the one of 7.3 nf
+# fix 1), and the list header that 7.3
 # feature patch 0006 adds under "F: include/net/netfilter/".
 # The commit the 7.3 lead patch names (nf-next's 7e43e0a1141d), the Fixes: tags of the
 # 7.3 nf fixes (b9703ed44ffb; 7c84d41416d8, and the open-interval fix's
@@ -261,7 +262,10 @@ checkpatch_ignore() {
 	7.3/feature/0006-netfilter-nf_tables-dispatch-expression-*)
 		echo "FILE_PATH_CHANGES the new list header is under MAINTAINERS' NETFILTER entry" \
 			"(F: include/net/netfilter/)" ;;
-	7.3/feature/0001-netfilter-nft_set_rbtree-inline-* | 7.3/stable/0001-netfilter-nf_tables-set-the-hook-* | \
+	7.3/stable/0001-netfilter-nf_tables-set-the-hook-*)
+		echo "UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES the base tree has no upstream history;" \
+			"the new selftest is under MAINTAINERS' NETFILTER entry" ;;
+	7.3/feature/0001-netfilter-nft_set_rbtree-inline-* | \
 		7.3/stable/0003-netfilter-nft_set_rbtree-refuse-closing-* | 6.12/stable/0001-netfilter-nft_set_rbtree-fix-* | \
 		6.12/stable/0002-netfilter-nf_tables-publish-set-data-* | \
 		6.12/stable/0003-netfilter-nf_tables-set-the-hook-*)
