@@ -156,16 +156,18 @@ series_patches() {
 # replaces the lab's own kernel of the variant, and two patch sets never
 # share a kernel directory.
 user_patches() {
-	local line
+	local line dir
 
 	[ -n "${NFTLAB_USER_PATCHES:-}" ] || return 0
 	[ -f "${NFTLAB_USER_PATCHES}/series" ] ||
 		die "NFTLAB_USER_PATCHES=${NFTLAB_USER_PATCHES} has no series file"
+	# Absolute: git am reads them from inside the base tree.
+	dir=$(realpath "$NFTLAB_USER_PATCHES")
 	while IFS= read -r line; do
 		line=${line%%#*}
 		line=${line//[[:space:]]/}
-		[ -z "$line" ] || printf '%s\n' "${NFTLAB_USER_PATCHES}/${line}"
-	done < "${NFTLAB_USER_PATCHES}/series"
+		[ -z "$line" ] || printf '%s\n' "${dir}/${line}"
+	done < "${dir}/series"
 }
 
 # Content key of NFTLAB_USER_PATCHES: the bytes of its patches, in order.
