@@ -217,30 +217,31 @@ expect_fail "sync: no such set" "no such table or set" \
 # The file is read after the generation ID (a FIFO holds the sync there
 # until the other commit is done), so the batch is always refused once.
 mkfifo "$TMP/fifo"
+# race_sync ELEMENT FILE [ARGS]: a sync of set s from FILE (through the
+# FIFO, with ARGS) while element ELEMENT is committed to set other; its
+# exit status in $rc, its stderr in $TMP/race.err.
+race_sync() {
+	local elem=$1 file=$2 pid
+
+	shift 2
+	nftlab_raw set sync ip t s --file "$TMP/fifo" "$@" 2> "$TMP/race.err" &
+	pid=$!
+	exec 3> "$TMP/fifo"
+	nftns add element ip t other "{ $elem }"
+	cat "$file" >&3
+	exec 3>&-
+	rc=0
+	wait "$pid" || rc=$?
+	diag < "$TMP/race.err"
+}
 printf '%s\n' 10.0.1.1 10.0.1.2 > "$TMP/f1.txt"
-nftlab_raw set sync ip t s --file "$TMP/fifo" 2> "$TMP/race.err" &
-pid=$!
-exec 3> "$TMP/fifo"
-nftns add element ip t other '{ 1.1.1.1 }'
-cat "$TMP/f1.txt" >&3
-exec 3>&-
-rc=0
-wait "$pid" || rc=$?
-diag < "$TMP/race.err"
+race_sync 1.1.1.1 "$TMP/f1.txt"
 check "sync: a commit in between: retried, exit status 3 ($rc)" [ "$rc" = 3 ]
 check "sync: a commit in between: the kernel refused the first batch" \
 	grep -q 'ruleset changed after generation .* trying again' "$TMP/race.err"
 holds "sync: a commit in between: the set holds the file" ip t s 10.0.1.1 10.0.1.2
 holds "sync: a commit in between: the other commit stays" ip t other 1.1.1.1
-nftlab_raw set sync ip t s --file "$TMP/fifo" --retries 0 2> "$TMP/race.err" &
-pid=$!
-exec 3> "$TMP/fifo"
-nftns add element ip t other '{ 1.1.1.2 }'
-cat "$TMP/a.txt" >&3
-exec 3>&-
-rc=0
-wait "$pid" || rc=$?
-diag < "$TMP/race.err"
+race_sync 1.1.1.2 "$TMP/a.txt" --retries 0
 check "sync --retries 0: a commit in between: exit status 1 ($rc)" [ "$rc" = 1 ]
 check "sync --retries 0: says nothing was applied" \
 	grep -q 'nothing applied, no retries left' "$TMP/race.err"
