@@ -6,6 +6,7 @@
 
 #include <linux/netfilter/nf_tables.h>
 
+#include "chain_target.h"
 #include "cmd.h"
 #include "elem_write.h"
 #include "ivl.h"
@@ -124,8 +125,8 @@ int ew_add_slow(struct elem_writer *w, const struct elem *el, char *why,
 	}
 	if (d && (d->verdict == NFT_JUMP || d->verdict == NFT_GOTO) &&
 	    w->si->kt.dtype == KT_DATA_VERDICT && strcmp(w->target, d->chain)) {
-		err = cmd_chain_check(w->c, w->si->family, w->si->table,
-				      d->chain, why, whylen);
+		err = chain_target_check(w->c, w->si->family, w->si->table,
+					 d->chain, why, whylen);
 		if (err)
 			return err;
 		snprintf(w->target, sizeof(w->target), "%s", d->chain);
