@@ -34,5 +34,6 @@ void test_enc(struct tap *t);
 void test_src(struct tap *t);
 void test_list(struct tap *t);
 void test_ivl(struct tap *t);
+void test_write(struct tap *t);
 
 #endif

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of nftlab's parsers and generators (TAP). */
+/* Unit tests of nftlab's parsers, generators and element writer (TAP). */
 #include "tap.h"
 
 int main(void)
@@ -14,6 +14,7 @@ int main(void)
 	test_src(&t);
 	test_list(&t);
 	test_ivl(&t);
+	test_write(&t);
 	printf("1..%d\n", t.n);
 	if (t.failed)
 		printf("# %d of %d unit tests failed\n", t.failed, t.n);

@@ -67,12 +67,6 @@ int cmd_counters(struct ctx *c, int argc, char **argv);
 int cmd_ruleset(struct ctx *c, int argc, char **argv);
 int cmd_gen(struct ctx *c, int argc, char **argv);
 int cmd_list(struct ctx *c, int argc, char **argv);
-/* a jump/goto target must exist and not be a base chain (cmd_chain.c) */
-int cmd_chain_target(struct ctx *c, uint16_t family, const char *table,
-		     const char *chain);
-int cmd_chain_check(struct ctx *c, uint16_t family, const char *table,
-		    const char *chain, char *why, size_t whylen);
-
 /* command table and per-command help (cmd_help.c) */
 typedef int (*cmd_fn)(struct ctx *c, int argc, char **argv);
 struct cmd_desc {

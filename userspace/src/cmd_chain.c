@@ -15,7 +15,7 @@
 #include <linux/netfilter/nf_tables.h>
 #include <libnftnl/chain.h>
 
-#include "chaininfo.h"
+#include "chain_target.h"
 #include "chainspec.h"
 #include "cmd.h"
 #include "name.h"
@@ -103,18 +103,6 @@ static int chain_type_check(struct ctx *c, uint16_t family, uint32_t hook,
 	}
 	return cmd_refuse(c, "unknown chain type '%s' (filter, route, nat)",
 			  quote(&q, type));
-}
-
-/* What the rest of this run (a script) knows about a chain. */
-static int chain_remember(struct ctx *c, uint16_t type, uint16_t family,
-			  const char *table, const char *name, int is_base)
-{
-	struct setinfo si = { .family = family, .table = table, .name = name,
-			      .flags = (uint32_t)is_base };
-
-	if (type == NFT_MSG_DELCHAIN)
-		return setreg_forget(&c->chains, family, table, name);
-	return setreg_add(&c->chains, &si);
 }
 
 struct chain_opts {
@@ -248,58 +236,11 @@ int cmd_chain(struct ctx *c, int argc, char **argv)
 	nftnl_chain_free(ch);
 	err = txn_msg_end(t);
 	if (!err)
-		err = chain_remember(c, type, family, argv[2], argv[3], !!o.hook);
+		err = chain_target_note(c, type, family, argv[2], argv[3],
+					!!o.hook);
 	if (err) {
 		cmd_txn_abort(c, t);
 		return cmd_fail(c, argv[3], err);
 	}
 	return cmd_commit(c, t);
-}
-
-/*
- * Jumps and gotos are refused before sending when the kernel would refuse
- * them: a target that does not exist (ENOENT, reported against the rule's
- * own chain) or a base chain (EOPNOTSUPP).  Chains declared or deleted
- * earlier in a script are known from c->chains; others are asked from the
- * kernel once.  Errors of the question itself are left to the kernel's
- * answer to the transaction.  -EINVAL with the reason in why.
- */
-int cmd_chain_check(struct ctx *c, uint16_t family, const char *table,
-		    const char *chain, char *why, size_t whylen)
-{
-	struct setinfo known = { 0 };
-	struct nl_err e;
-	int err, is_base = 0, deleted;
-
-	err = setreg_find(&c->chains, family, table, chain, &known);
-	deleted = err == -ENOENT;
-	if (err == 1)
-		is_base = (int)known.flags;
-	else if (err == 0)
-		err = chaininfo_get(&c->nl, family, table, chain, &is_base, &e);
-	if (err == 0 && !known.name)
-		err = chain_remember(c, NFT_MSG_NEWCHAIN, family, table, chain,
-				     is_base);
-	if (err == -ENOENT) {
-		snprintf(why, whylen, "jump to '%s': no such chain in %s/%s%s",
-			 chain, nl_family_name(family), table,
-			 deleted ? " (deleted earlier in this script)" :
-			 " (chain add it first)");
-		return -EINVAL;
-	}
-	if (!err && is_base) {
-		snprintf(why, whylen, "jump to '%s': base chain (has a hook); "
-			 "jumps go to regular chains only", chain);
-		return -EINVAL;
-	}
-	return err == -ENOMEM ? err : 0;
-}
-
-int cmd_chain_target(struct ctx *c, uint16_t family, const char *table,
-		     const char *chain)
-{
-	char why[400];
-	int err = cmd_chain_check(c, family, table, chain, why, sizeof(why));
-
-	return err == -EINVAL ? cmd_refuse(c, "%s", why) : err;
 }

@@ -4,10 +4,12 @@
  *         [--gen FIELDS --count N [--start N] [--range-size N] [--proto P]]
  *
  * Elements are streamed from the command line, a file or the generator
- * into the transaction (elem_write.h), nothing per element is kept.  Parse
- * errors abort before anything is sent; kernel errors are mapped back to
- * the element through the extended ACK offset.  Auto-merge sets collect
- * the elements instead and merge them (elem_merge.c).
+ * into the transaction, nothing per element is kept: each is parsed,
+ * checked (elem_check.h) and only then written (elem_write.h), through
+ * elem_sink.h.  Parse and check errors abort before anything is sent;
+ * kernel errors are mapped back to the element through the extended ACK
+ * offset.  Auto-merge sets collect the elements instead and merge them
+ * (elem_merge.c).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -23,7 +25,7 @@
 #include "elem_list.h"
 #include "elem_lookup.h"
 #include "elem_merge.h"
-#include "elem_write.h"
+#include "elem_sink.h"
 #include "gen.h"
 #include "linein.h"
 #include "setinfo.h"
@@ -48,9 +50,10 @@ struct elem_src {
 };
 
 /* The element about to be written comes from src. */
-static inline int ew_note(struct elem_writer *w, const struct elem_src *src)
+static inline int elem_note_src(struct elem_sink *s,
+				const struct elem_src *src)
 {
-	return elem_src_note(w->map, w->nelem, src->id, src->line);
+	return elem_src_note(s->w.map, s->w.nelem, src->id, src->line);
 }
 
 static void elem_bad(struct ctx *c, const struct setinfo *si,
@@ -71,20 +74,20 @@ static void elem_bad(struct ctx *c, const struct setinfo *si,
 	c->refused = 1;
 }
 
-static int elem_one(struct ctx *c, struct elem_writer *w,
+static int elem_one(struct ctx *c, struct elem_sink *s,
 		    const struct elem_src *src, const char *text)
 {
 	struct elem el;
 	char why[256];
 	int err;
 
-	err = elem_parse(&el, &w->si->kt, text, why, sizeof(why));
+	err = elem_parse(&el, &s->w.si->kt, text, why, sizeof(why));
 	if (!err)
-		err = ew_note(w, src);
+		err = elem_note_src(s, src);
 	if (!err)
-		err = ew_add(w, &el, why, sizeof(why));
+		err = sink_add(s, &el, why, sizeof(why));
 	if (err == -EINVAL)
-		elem_bad(c, w->si, src, text, why);
+		elem_bad(c, s->w.si, src, text, why);
 	return err;
 }
 
@@ -93,7 +96,7 @@ static int elem_one(struct ctx *c, struct elem_writer *w,
  * of the parser accepts as it is has no comment, no blank at either end
  * and no trailing ',', so elem_trim() would leave it unchanged.
  */
-static int elem_line(struct ctx *c, struct elem_writer *w,
+static int elem_line(struct ctx *c, struct elem_sink *s,
 		     const struct elem_src *src, char *line)
 {
 	const char *text;
@@ -101,16 +104,16 @@ static int elem_line(struct ctx *c, struct elem_writer *w,
 	char why[256];
 	int err;
 
-	if (elem_parse_simple(&el, &w->si->kt, line) == 0) {
-		err = ew_note(w, src);
+	if (elem_parse_simple(&el, &s->w.si->kt, line) == 0) {
+		err = elem_note_src(s, src);
 		if (!err)
-			err = ew_add(w, &el, why, sizeof(why));
+			err = sink_add(s, &el, why, sizeof(why));
 		if (err == -EINVAL)
-			elem_bad(c, w->si, src, line, why);
+			elem_bad(c, s->w.si, src, line, why);
 		return err;
 	}
 	text = elem_trim(line);
-	return *text ? elem_one(c, w, src, text) : 0;
+	return *text ? elem_one(c, s, src, text) : 0;
 }
 
 /*
@@ -120,11 +123,11 @@ static int elem_line(struct ctx *c, struct elem_writer *w,
  * line check and the separate search for its end are left out.  Every
  * other line goes through linein_next() and elem_line().
  */
-static int elem_from_file(struct ctx *c, struct elem_writer *w,
+static int elem_from_file(struct ctx *c, struct elem_sink *s,
 			  const char *path)
 {
 	struct elem_src src = { .file = path, .line = 0 };
-	const struct keytype *kt = &w->si->kt;
+	const struct keytype *kt = &s->w.si->kt;
 	struct linein in;
 	struct elem el;
 	char *line, why[256];
@@ -136,19 +139,20 @@ static int elem_from_file(struct ctx *c, struct elem_writer *w,
 		c->stdin_used = 1;
 	src.file = in.path;
 	if (!err)
-		err = elem_src_add(w->map, ELEM_SRC_FILE, quote(&q, in.path),
+		err = elem_src_add(s->w.map, ELEM_SRC_FILE, quote(&q, in.path),
 				   &src.id);
 	while (!err) {
 		size_t len = linein_avail(&in, &line);
 
 		if (len && (len = elem_scan_line(&el, kt, line))) {
 			line = linein_take(&in, len);
-			err = elem_src_note(w->map, w->nelem, src.id, in.lineno);
+			err = elem_src_note(s->w.map, s->w.nelem, src.id,
+					    in.lineno);
 			if (!err)
-				err = ew_add(w, &el, why, sizeof(why));
+				err = sink_add(s, &el, why, sizeof(why));
 			if (err == -EINVAL) {
 				src.line = in.lineno;
-				elem_bad(c, w->si, &src, line, why);
+				elem_bad(c, s->w.si, &src, line, why);
 			}
 			continue;
 		}
@@ -156,7 +160,7 @@ static int elem_from_file(struct ctx *c, struct elem_writer *w,
 		if (err <= 0)
 			break;
 		src.line = in.lineno;
-		err = elem_line(c, w, &src, line);
+		err = elem_line(c, s, &src, line);
 	}
 	if (in.err)
 		c->refused = 1;
@@ -168,14 +172,15 @@ static int elem_from_file(struct ctx *c, struct elem_writer *w,
  * A key alone into a hash set, from values whose text always parses: the
  * key bytes straight from the generator, no text.
  */
-static int gen_put_keys(struct elem_writer *w, struct gen *g, int *gen_ret)
+static int gen_put_keys(struct elem_sink *s, struct gen *g, int *gen_ret)
 {
 	uint8_t key[KT_MAX_KEY];
 	int err;
 
-	while ((*gen_ret = gen_next_key(g, &w->si->kt, key)) > 0) {
-		err = ew_put_key(w, key);
-		w->nelem++;
+	while ((*gen_ret = gen_next_key(g, &s->w.si->kt, key)) > 0) {
+		/* a key alone into a hash set: nothing to check */
+		err = ew_put_key(&s->w, key);
+		s->w.nelem++;
 		if (err)
 			return err;
 	}
@@ -183,14 +188,14 @@ static int gen_put_keys(struct elem_writer *w, struct gen *g, int *gen_ret)
 }
 
 /* The generated elements' source: "--gen element N" from here on. */
-static int gen_source(struct ctx *c, struct elem_writer *w, uint32_t *id)
+static int gen_source(struct ctx *c, struct elem_sink *s, uint32_t *id)
 {
-	int err = elem_src_add(w->map, ELEM_SRC_GEN, c->where, id);
+	int err = elem_src_add(s->w.map, ELEM_SRC_GEN, c->where, id);
 
-	return err ? err : elem_src_run_start(w->map, w->nelem, *id, 1);
+	return err ? err : elem_src_run_start(s->w.map, s->w.nelem, *id, 1);
 }
 
-static int elem_from_gen(struct ctx *c, struct elem_writer *w,
+static int elem_from_gen(struct ctx *c, struct elem_sink *s,
 			 const struct elem_opts *o)
 {
 	struct elem_src src = { .file = "generated", .line = 0 };
@@ -202,14 +207,14 @@ static int elem_from_gen(struct ctx *c, struct elem_writer *w,
 	if (gen_init(&g, o->gen, o->start, o->count, o->range, o->proto, why,
 		     sizeof(why)))
 		return cmd_refuse(c, "--gen '%s': %s", quote(&q, o->gen), why);
-	if (!gen_matches(&g, &w->si->kt))
+	if (!gen_matches(&g, &s->w.si->kt))
 		return cmd_refuse(c, "--gen '%s' does not match the set's key "
 				  "type", quote(&q, o->gen));
-	ret = gen_source(c, w, &src.id);
+	ret = gen_source(c, s, &src.id);
 	if (ret)
 		return ret;
-	if (w->key_only && gen_keys(&g)) {
-		int err = gen_put_keys(w, &g, &ret);
+	if (s->w.key_only && gen_keys(&g)) {
+		int err = gen_put_keys(s, &g, &ret);
 
 		if (err)
 			return err;
@@ -219,14 +224,14 @@ static int elem_from_gen(struct ctx *c, struct elem_writer *w,
 
 		src.line++;
 		/* elem_one() without its full parser's set-up, as elem_line() */
-		if (elem_parse_simple(&el, &w->si->kt, text) == 0) {
-			ret = ew_note(w, &src);
+		if (elem_parse_simple(&el, &s->w.si->kt, text) == 0) {
+			ret = elem_note_src(s, &src);
 			if (!ret)
-				ret = ew_add(w, &el, why, sizeof(why));
+				ret = sink_add(s, &el, why, sizeof(why));
 			if (ret == -EINVAL)
-				elem_bad(c, w->si, &src, text, why);
+				elem_bad(c, s->w.si, &src, text, why);
 		} else {
-			ret = elem_one(c, w, &src, text);
+			ret = elem_one(c, s, &src, text);
 		}
 		if (ret)
 			return ret;
@@ -333,7 +338,7 @@ struct arg_list {
  * blanks, a ',' may also be a word of its own ({ 10.0.0.1 , 10.0.0.2 })
  * or start one: the list goes on across words (*l).
  */
-static int elem_arg_word(struct ctx *c, struct elem_writer *w,
+static int elem_arg_word(struct ctx *c, struct elem_sink *s,
 			 const struct elem_src *src, char *word,
 			 struct arg_list *l)
 {
@@ -358,7 +363,7 @@ static int elem_arg_word(struct ctx *c, struct elem_writer *w,
 			*comma = '\0';
 		p = trim_blanks(p);
 		if (*p) {
-			err = elem_one(c, w, src, p);
+			err = elem_one(c, s, src, p);
 			l->after_elem = 1;
 		}
 		if (!err && comma && !l->after_elem)
@@ -375,14 +380,14 @@ static int elem_arg_word(struct ctx *c, struct elem_writer *w,
 }
 
 /* Positional elements, in order. */
-static int elem_from_args(struct ctx *c, struct elem_writer *w,
+static int elem_from_args(struct ctx *c, struct elem_sink *s,
 			  const struct elem_opts *o)
 {
 	struct elem_src src = { .file = NULL };
-	uint64_t before = w->nelem;
+	uint64_t before = s->w.nelem;
 	struct arg_list l = { 0 };
 
-	if (o->npos && elem_src_add(w->map, ELEM_SRC_ARGS, c->where, &src.id))
+	if (o->npos && elem_src_add(s->w.map, ELEM_SRC_ARGS, c->where, &src.id))
 		return -ENOMEM;
 	for (size_t i = 0; i < o->npos; i++) {
 		char *word = strdup(o->pos[i]);
@@ -393,14 +398,14 @@ static int elem_from_args(struct ctx *c, struct elem_writer *w,
 		/* "argument N" of main()'s argv, or "word N" of a script line */
 		src.line = (unsigned long)o->posword[i] +
 			   (c->script ? 1 : (unsigned long)c->argv_base);
-		err = elem_arg_word(c, w, &src, word, &l);
+		err = elem_arg_word(c, s, &src, word, &l);
 		free(word);
 		if (err)
 			return err;
 	}
 	if (l.depth)
 		return cmd_refuse(c, "'{' without '}'");
-	if (o->npos && w->nelem == before)
+	if (o->npos && s->w.nelem == before)
 		return cmd_refuse(c, "no elements in '{ }'");
 	return 0;
 }
@@ -430,7 +435,7 @@ int ivl_changed_note(struct ctx *c, const struct setinfo *si, int deleted)
 static int elem_write(struct ctx *c, struct setinfo *si, uint16_t type,
 		      uint16_t flags, const struct elem_opts *o)
 {
-	struct elem_writer w;
+	struct elem_sink s;
 	struct txn own, *t;
 	struct ivl merge;
 	size_t kept;
@@ -439,38 +444,35 @@ static int elem_write(struct ctx *c, struct setinfo *si, uint16_t type,
 	err = cmd_txn_begin(c, &own, &t);
 	if (err)
 		return err;
-	ew_init(&w, t, si, type, flags);
-	w.c = c;
-	w.map = &c->srcmap;
-	w.nelem = c->srcmap.next;
 	ivl_init(&merge, si->kt.key_len);
-	if (elem_merge_uses(si))
-		w.merge = &merge;	/* collected, merged, then written */
-	err = elem_from_args(c, &w, o);
+	/* auto-merge: collected, merged, then written */
+	sink_init(&s, c, t, si, type, flags,
+		  elem_merge_uses(si) ? &merge : NULL);
+	err = elem_from_args(c, &s, o);
 	if (!err && o->file)
-		err = elem_from_file(c, &w, o->file);
+		err = elem_from_file(c, &s, o->file);
 	if (!err && o->gen)
-		err = elem_from_gen(c, &w, o);
-	if (!err && w.merge) {
+		err = elem_from_gen(c, &s, o);
+	if (!err && s.merge) {
 		/* the merged intervals are numbered after the collected ones */
-		c->srcmap.next = w.nelem;
+		c->srcmap.next = s.w.nelem;
 		err = elem_merge_write(c, t, si, type, flags, &merge);
-		w.nelem = c->srcmap.next;
+		s.w.nelem = c->srcmap.next;
 	}
 	kept = merge.n;		/* for the message below */
 	ivl_free(&merge);
 	if (!err)
-		err = ew_close(&w);
+		err = ew_close(&s.w);
 	if (!err)
 		err = ivl_changed_note(c, si, 0);
-	c->elems += w.count;
-	c->srcmap.next = w.nelem;
+	c->elems += s.w.count;
+	c->srcmap.next = s.w.nelem;
 	if (err == -EMSGSIZE) {
 		fprintf(stderr, "nftlab: %s: %s/%s/%s: transaction exceeds "
 			"--max-batch %zu bytes at element %llu%s, nothing "
 			"sent: %s\n", c->op, nl_family_name(si->family),
 			si->table, si->name, c->max_batch,
-			(unsigned long long)(c->elems + kept) + 1, w.merge ?
+			(unsigned long long)(c->elems + kept) + 1, s.merge ?
 			" (with the intervals kept for auto-merge)" : "",
 			strerror(EMSGSIZE));
 		c->refused = 1;

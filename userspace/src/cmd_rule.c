@@ -20,6 +20,7 @@
 #include <libnftnl/expr.h>
 #include <libnftnl/rule.h>
 
+#include "chain_target.h"
 #include "cmd.h"
 #include "rule_build.h"
 #include "setinfo.h"
@@ -187,7 +188,8 @@ static int rule_verdict(struct ctx *c, uint16_t family, const char *table,
 		if (chain) {
 			err = cmd_name(c, "chain", v + len);
 			if (!err)
-				err = cmd_chain_target(c, family, table, v + len);
+				err = chain_target_refuse(c, family, table,
+							  v + len);
 			if (err)
 				return err;
 			s->chain = v + len;

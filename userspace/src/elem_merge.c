@@ -9,6 +9,7 @@
 #include <linux/netfilter/nf_tables.h>
 
 #include "cmd.h"
+#include "elem_check.h"
 #include "elem_list.h"
 #include "elem_merge.h"
 #include "elem_write.h"
@@ -170,6 +171,7 @@ static int write_ivls(struct ctx *c, struct txn *t, const struct setinfo *si,
 		      uint16_t type, uint16_t flags, const struct ivl *l,
 		      const char *where)
 {
+	struct elem_check k;
 	struct elem_writer w;
 	struct elem el;
 	char why[256], text[256];
@@ -179,8 +181,7 @@ static int write_ivls(struct ctx *c, struct txn *t, const struct setinfo *si,
 	if (!l->n)
 		return 0;
 	ew_init(&w, t, si, type, flags);
-	w.c = c;
-	w.merged = 1;
+	ec_init(&k, c, si, type, EC_MERGED);
 	w.map = &c->srcmap;
 	w.nelem = c->srcmap.next;
 	err = elem_src_add(w.map, ELEM_SRC_MERGED, where, &src);
@@ -191,7 +192,9 @@ static int write_ivls(struct ctx *c, struct txn *t, const struct setinfo *si,
 		el.is_range = !!memcmp(el.key, el.key_end, l->len);
 		err = elem_src_note(w.map, w.nelem, src, i + 1);
 		if (!err)
-			err = ew_add_slow(&w, &el, why, sizeof(why));
+			err = ec_check(&k, &el, why, sizeof(why));
+		if (!err)
+			err = ew_add(&w, &el);
 		w.nelem++;
 		if (err == -EINVAL) {
 			if (elem_format(&si->kt, el.key, el.key_end, text,

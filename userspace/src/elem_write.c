@@ -1,14 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Elements into a transaction (elem_write.h). */
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
 #include <linux/netfilter/nf_tables.h>
 
-#include "cmd.h"
 #include "elem_write.h"
-#include "ivl.h"
 
 void ew_init(struct elem_writer *w, struct txn *t,
 		    const struct setinfo *si, uint16_t type, uint16_t flags)
@@ -77,92 +74,30 @@ static int ew_put(struct elem_writer *w, const uint8_t *key,
 }
 
 /*
- * What a collected interval costs until the merge: its start and end,
- * and the sort entry (two pointers and a flag) ivl_merge() makes for it.
- * Counted with the batch against --max-batch: input that merges into
- * little (a stream of one address) writes nothing until the merge, and
- * would otherwise grow without bound.
+ * Elements as the checks (elem_check.c) passed them: a map element has
+ * its data, ranges go to interval sets only.
  */
-static size_t ew_collect_cost(uint32_t key_len)
-{
-	return 2 * (size_t)key_len + 3 * sizeof(void *);
-}
-
-/* auto-merge: the interval is kept for elem_merge_write() */
-static int ew_collect(struct elem_writer *w, const struct elem *el,
-		      char *why, size_t whylen)
-{
-	size_t cost = ew_collect_cost(w->si->kt.key_len);
-
-	if (txn_bytes(w->t) + (w->merge->n + 1) * cost > w->t->max_bytes)
-		return -EMSGSIZE;
-	if (el->timeout_ms) {
-		snprintf(why, whylen, "element timeout in an auto-merge set "
-			 "(give the set a --timeout)");
-		return -EINVAL;
-	}
-	if (el->has_data) {
-		snprintf(why, whylen, "map data in an auto-merge set");
-		return -EINVAL;
-	}
-	return ivl_add(w->merge, el->key, el->key_end);
-}
-
-int ew_add_slow(struct elem_writer *w, const struct elem *el, char *why,
-		size_t whylen)
+int ew_add_slow(struct elem_writer *w, const struct elem *el)
 {
 	const struct elem_data *d = el->has_data && w->keep_data ?
 		&el->data : NULL;
 	uint8_t next[KT_MAX_KEY];
-	int err, open;
+	int err;
 
-	if (w->merge)
-		return ew_collect(w, el, why, whylen);
-	if (w->need_data && !d) {
-		snprintf(why, whylen, "map element without ' : DATA'");
-		return -EINVAL;
-	}
-	if (d && (d->verdict == NFT_JUMP || d->verdict == NFT_GOTO) &&
-	    w->si->kt.dtype == KT_DATA_VERDICT && strcmp(w->target, d->chain)) {
-		err = cmd_chain_check(w->c, w->si->family, w->si->table,
-				      d->chain, why, whylen);
-		if (err)
-			return err;
-		snprintf(w->target, sizeof(w->target), "%s", d->chain);
-	}
-	if (el->timeout_ms && w->keep_data && !(w->si->flags & NFT_SET_TIMEOUT)) {
-		snprintf(why, whylen, "element timeout in a set without the "
-			 "timeout flag (set add --flags timeout, or --timeout)");
-		return -EINVAL;
-	}
 	switch (w->kind) {
 	case EW_CONCAT_INTERVAL:
 		return ew_put(w, el->key, el->key_end, 0, el->timeout_ms, d);
 	case EW_PLAIN:
-		if (el->is_range) {
-			snprintf(why, whylen, "ranges need a set with flags interval");
-			return -EINVAL;
-		}
 		return ew_put(w, el->key, NULL, 0, el->timeout_ms, d);
 	case EW_SINGLE_INTERVAL:
 		break;
 	}
-	open = !!elem_key_inc(&w->si->kt, el->key_end, next);
-	if (w->keep_data && !w->merged)
-		err = open_guard_check(&w->open, w->c, w->si, el->key,
-				       el->key_end, open, why, whylen);
-	else if (!w->keep_data && w->c)
-		err = open_guard_del(w->c, w->si, open);
-	else
-		err = 0;
-	if (err)
-		return err;
 	err = ew_put(w, el->key, NULL, 0, el->timeout_ms, d);
-	if (err || open)
-		return err;	/* open: up to the largest value, no end */
+	/* open: up to the largest value, no end element */
+	if (err || elem_key_inc(&w->si->kt, el->key_end, next))
+		return err;
 	w->in_end = 1;
 	err = ew_put(w, next, NULL, NFT_SET_ELEM_INTERVAL_END, 0, NULL);
 	w->in_end = 0;
 	return err;
 }
-

@@ -7,7 +7,6 @@
 
 #include "elem.h"
 #include "elem_enc.h"
-#include "elem_open.h"
 #include "elem_src.h"
 #include "setinfo.h"
 #include "txn.h"
@@ -23,9 +22,12 @@
  *    end + 1 flagged NFT_SET_ELEM_INTERVAL_END (omitted when end is the
  *    largest value).
  * The bulk path (a key alone into a hash set) is inline here.
+ *
+ * The writer only encodes and batches: it takes elements that the checks
+ * (elem_check.h) have passed, calls nothing above the encoder and the
+ * transaction (elem_enc.c, txn.c, elem_src.c for where elements came
+ * from), and refuses nothing but a batch beyond --max-batch.
  */
-struct ctx;
-struct ivl;
 
 /* What an element becomes, by set type (see the comment at the top). */
 enum ew_kind {
@@ -40,8 +42,6 @@ enum ew_kind {
  * ew_init(), not per element.
  */
 struct elem_writer {
-	struct ctx *c;		/* jump/goto targets are checked in c */
-	char target[256];	/* the last target checked, "" none */
 	struct txn *t;
 	const struct setinfo *si;
 	uint16_t type, flags;
@@ -60,23 +60,17 @@ struct elem_writer {
 	uint64_t count;		/* element attributes written */
 	/* elements numbered for c->srcmap (where they came from) */
 	struct elem_srcmap *map;
-	uint64_t nelem;		/* number of the element being written */
+	/* number of the element being written: the caller counts */
+	uint64_t nelem;
 	int in_end;		/* writing an interval's end attribute */
-	/* auto-merge: intervals are collected here, not written */
-	struct ivl *merge;
-	/* element add|create into a single-field interval set */
-	struct open_guard open;
-	/* auto-merge's result, merged with all of the set: not checked */
-	int merged;
 };
 
 void ew_init(struct elem_writer *w, struct txn *t,
 	     const struct setinfo *si, uint16_t type, uint16_t flags);
 void ew_open(struct elem_writer *w);
 int ew_close(struct elem_writer *w);
-/* -EINVAL with the reason in why; -EMSGSIZE: beyond --max-batch */
-int ew_add_slow(struct elem_writer *w, const struct elem *el, char *why,
-		size_t whylen);
+/* -EMSGSIZE: beyond --max-batch */
+int ew_add_slow(struct elem_writer *w, const struct elem *el);
 
 /* After an element is written: the batch limit, the end of a message. */
 static inline int ew_put_done(struct elem_writer *w)
@@ -102,18 +96,15 @@ static inline int ew_put_key(struct elem_writer *w, const uint8_t *key)
 	return ew_put_done(w);
 }
 
-/* A key alone into a hash set, inline; anything else: ew_add_slow(). */
-static inline int ew_add(struct elem_writer *w, const struct elem *el,
-			 char *why, size_t whylen)
+/*
+ * An element the checks passed (elem_check.h).  A key alone into a hash
+ * set, inline; anything else: ew_add_slow().
+ */
+static inline int ew_add(struct elem_writer *w, const struct elem *el)
 {
-	int err;
-
 	if (w->key_only && !el->is_range && !el->has_data && !el->timeout_ms)
-		err = ew_put_key(w, el->key);
-	else
-		err = ew_add_slow(w, el, why, whylen);
-	w->nelem++;
-	return err;
+		return ew_put_key(w, el->key);
+	return ew_add_slow(w, el);
 }
 
 

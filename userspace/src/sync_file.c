@@ -16,6 +16,7 @@
 
 #include <linux/netfilter/nf_tables.h>
 
+#include "chain_target.h"
 #include "cmd.h"
 #include "ivl.h"
 #include "linein.h"
@@ -166,9 +167,9 @@ static int put_elem(struct reader *r, const struct elem *el, const char *text)
 			return err;
 	}
 	if (new_chain) {
-		err = cmd_chain_check(j->c, j->si->family, j->si->table,
-				      el->data.chain, chain_why,
-				      sizeof(chain_why));
+		err = chain_target_check(j->c, j->si->family, j->si->table,
+					 el->data.chain, chain_why,
+					 sizeof(chain_why));
 		if (err == -EINVAL)
 			return bad(r, text, chain_why);
 		if (err)
