@@ -48,11 +48,11 @@ INCLUDE_RE = re.compile(rb"^\[\[include (\S+)\]\]$", re.M)
 LISTED_RE = re.compile(r"^- `([^`/]+)/?`")
 EXCERPT_RE = re.compile(r"^t(\d+)(?:-(\w+))?-excerpt\.txt$")
 DELTA_RE = re.compile(r"series-figures --delta (\d+) (docs/results/[\w.-]+) DIR DIR/series/(delta-\d+\.txt)")
-# t0.py compare RUN... [--lookups B | --cells B] [--posting] --out DIR/compare*.txt (or
-# DIR/series/lookups*.txt or DIR/series/cells*.txt, the tables a commit
+# t0.py compare RUN... [--lookups B | --cells B | --function F] [--posting] --out
+# DIR/compare*.txt (or DIR/series/lookups*.txt, cells*.txt or function*.txt, the tables a commit
 # message includes), RUN a stored run or DIR (this one)
-COMPARE_RE = re.compile(r"t0\.py compare ((?:(?:docs/results/[\w.-]+|DIR) )+)(?:(--lookups|--cells) ([\w,]+) )?"
-                        r"(--posting )?--out DIR/(compare[\w.-]*\.txt|series/(?:lookups|cells)[\w.-]*\.txt)")
+COMPARE_RE = re.compile(r"t0\.py compare ((?:(?:docs/results/[\w.-]+|DIR) )+)(?:(--lookups|--cells|--function) ([\w,]+) )?"
+                        r"(--posting )?--out DIR/(compare[\w.-]*\.txt|series/(?:lookups|cells|function)[\w.-]*\.txt)")
 
 
 def tree_files():
@@ -192,12 +192,12 @@ def check_t0_compare(tap, tmp, name, src, d):
     files = [f for f in os.listdir(src) if f.startswith("compare") and f.endswith(".txt")]
     if os.path.isdir(series):
         files += ["series/" + f for f in os.listdir(series)
-                  if f.startswith(("lookups", "cells")) and f.endswith(".txt")]
+                  if f.startswith(("lookups", "cells", "function")) and f.endswith(".txt")]
     for f in sorted(files):
         m = next((m for m in COMPARE_RE.finditer(text) if m.group(5) == f), None)
         if not m:
             tap.ok(False, "%s: %s renders again (t0.py compare)" % (name, f),
-                   "README.md gives no 't0.py compare RUN... [--lookups B | --cells B] --out DIR/%s'" % f)
+                   "README.md gives no 't0.py compare RUN... [--lookups B | --cells B | --function F] --out DIR/%s'" % f)
             continue
         runs = [d if r == "DIR" else os.path.join(TOP, r) for r in m.group(1).split()]
         lookups = ([m.group(2), m.group(3)] if m.group(2) else []) + (["--posting"] if m.group(4) else [])
