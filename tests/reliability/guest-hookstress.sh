@@ -69,8 +69,9 @@ quiet() { "$@" >/dev/null 2>&1; }
 
 # --- modules --------------------------------------------------------------
 
-# loaded MODULE: MODULE is in /proc/modules.
-loaded() { awk -v m="$1" '$1 == m { f = 1 } END { exit !f }' /proc/modules; }
+# loaded MODULE: MODULE is a loaded module.  A test, not a process: under
+# KASAN on TCG each process the loops start costs seconds.
+loaded() { [ -e "/sys/module/$1/initstate" ]; }
 
 # remove_module MODULE: MODULE and, first, every module that holds it
 # (nft_queue, nft_chain_nat, ... hold nf_tables): modprobe -r alone
@@ -138,12 +139,29 @@ nft_in() {
 	ip netns exec "$ns" nft "$@"
 }
 
+# counters NS: ctr["FAMILY TABLE NAME"] = the packets of each named
+# counter of NS, read by one nft and parsed by bash.
+declare -A ctr
+counters() {
+	local line tbl="" name=""
+
+	ctr=()
+	while IFS= read -r line; do
+		if [[ $line =~ ^table\ ([a-z]+)\ ([^ ]+)\ \{ ]]; then
+			tbl="${BASH_REMATCH[1]} ${BASH_REMATCH[2]}"
+		elif [[ $line =~ ^[[:space:]]*counter\ ([^ ]+)\ \{ ]]; then
+			name=${BASH_REMATCH[1]}
+		elif [[ $line =~ ^[[:space:]]*packets\ ([0-9]+) ]] && [ -n "$name" ]; then
+			ctr["$tbl $name"]=${BASH_REMATCH[1]}
+			name=""
+		fi
+	done < <(nft_in "$1" list counters 2>/dev/null)
+}
+
 # counter NS FAMILY TABLE NAME: the packets of a named counter, or -1.
 counter() {
-	local n
-
-	n=$(nft_in "$1" list counter "$2" "$3" "$4" 2>/dev/null | sed -n 's/.*packets \([0-9]*\).*/\1/p')
-	echo "${n:--1}"
+	counters "$1"
+	echo "${ctr["$2 $3 $4"]:--1}"
 }
 
 # --- traffic --------------------------------------------------------------
@@ -171,7 +189,7 @@ flood_start() {
 	: > "$file"
 	(
 		while [ ! -e "$file.stop" ]; do
-			pings "$ns" "$cpu" "$dest" 20 0.005 >> "$file"
+			pings "$ns" "$cpu" "$dest" 50 0.005 >> "$file"
 		done
 	) &
 	flood_pid=$!
@@ -281,27 +299,32 @@ part_unload() {
 	# CPU 0, and hs-ua's (the replies) on CPU 1.
 	tap_check "RPS: hs-ub receives on CPU 0, hs-ua on CPU 1" rps2 hs-ub ub0 1 hs-ua ua0 2
 	for ((i = 1; i <= cycles; i++)); do
+		# Progress on the console: lab-run kills a guest silent for 15 min.
+		log "unload: cycle $i of $cycles ($(date +%T))"
 		if ! modprobe -d "$modroot" nf_tables; then
 			note modprobe "cycle $i: modprobe nf_tables failed"
 			continue
 		fi
+		log "unload: cycle $i: nf_tables loaded ($(date +%T))"
 		rc=$(unload_ruleset 2>&1) || note ruleset "cycle $i: nft: $rc"
 		read -r sent rcvd < <(pings hs-ua 1 10.71.0.2 "$packets" 0.01)
 		if [ "$sent" -ne "$packets" ] || [ "$rcvd" -ne "$packets" ]; then
 			note pings "cycle $i: $rcvd of $sent pings answered, $packets asked for"
 		fi
+		counters hs-ub
 		for c in "ip hs pre" "inet hs input" "netdev hs ingress"; do
-			# shellcheck disable=SC2086 # FAMILY TABLE NAME
-			f=$(counter hs-ub $c)
+			f=${ctr[$c]:--1}
 			[ "$f" -eq "$sent" ] || note counters "cycle $i: counter $c: $f packets, $sent sent"
 		done
 		counted=$((counted + sent))
 		# The removal under traffic: the flood starts first and ends after.
 		flood_start hs-ua 1 10.71.0.2 "$work/flood"
+		log "unload: cycle $i: counted, flood started ($(date +%T))"
 		flood_wait "$work/flood" 1 || note flood "cycle $i: the flood sent no batch in 60 s"
 		nft_in hs-ub flush ruleset || note ruleset "cycle $i: nft flush ruleset failed"
 		rc=$(remove_module nf_tables 2>&1) || note rmmod "cycle $i: modprobe -r: $rc"
 		loaded nf_tables && note rmmod "cycle $i: nf_tables still loaded after modprobe -r"
+		log "unload: cycle $i: removed, stopping the flood ($(date +%T))"
 		flood_stop "$work/flood"
 		read -r sent rcvd f <<<"$flood_res"
 		if [ "$sent" -eq 0 ] || [ "$sent" -ne "$rcvd" ]; then
@@ -399,18 +422,19 @@ part_bridge() {
 	# entry's pointer: nf_hook_nft_entry()), the one at 100 after
 	# br_netfilter's hook, from br_nf_hook_thresh() (nf_hook_run()); the
 	# ip chains from br_netfilter's NF_HOOK()s.
+	# (No chain or counter named "fwd": nft parses it as its statement.)
 	tap_check "ip prerouting and forward chains, bridge prerouting chains at -100 and 100" \
 		nft_in hs-br -f - <<-EOF
 	table ip hsb {
 		counter pre { }
-		counter fwd { }
+		counter forwarded { }
 		chain pre {
 			type filter hook prerouting priority 0;
 			ip saddr 10.73.0.1 $icmp_req counter name pre
 		}
-		chain fwd {
+		chain forwarded {
 			type filter hook forward priority 0;
-			ip saddr 10.73.0.1 $icmp_req counter name fwd
+			ip saddr 10.73.0.1 $icmp_req counter name forwarded
 		}
 	}
 	table bridge hsb {
@@ -429,9 +453,9 @@ part_bridge() {
 	read -r sent rcvd < <(pings hs-bl 1 10.73.0.2 "$packets" 0.02)
 	tap_check "$packets pings across the bridge, all answered ($rcvd of $sent)" \
 		test "$sent" -eq "$packets" -a "$rcvd" -eq "$packets"
-	for c in "ip hsb pre" "ip hsb fwd" "bridge hsb early" "bridge hsb late"; do
-		# shellcheck disable=SC2086 # FAMILY TABLE NAME
-		n=$(counter hs-br $c)
+	counters hs-br
+	for c in "ip hsb pre" "ip hsb forwarded" "bridge hsb early" "bridge hsb late"; do
+		n=${ctr[$c]:--1}
 		tap_check "counter $c: $n packets, $sent sent" test "$n" -eq "$sent"
 		all=$((all + n))
 	done
@@ -474,6 +498,7 @@ churn_loop() {
 		# Every other round the netdev chain goes, the next one creates it.
 		[ $((r % 2)) -eq 1 ] && churn_op nft_in hs-cb delete chain netdev churn ing
 		r=$((r + 1))
+		[ $((r % 5)) -ne 0 ] || log "churn: $done_ops of $n operations ($(date +%T))"
 	done
 	echo "$done_ops" > "$work/churn.ops"
 }
