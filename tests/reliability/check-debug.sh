@@ -13,6 +13,14 @@
 # KASAN and with KCSAN under QEMU, 7.3 baseline and patched UML SMP) for
 # the differential test, the soak and the stress
 # (tests/reliability/smp-debug.sh).
+# Part hookstress boots the x86_64 7.3 patched kernels with KASAN and with
+# KCSAN (nf_tables and br_netfilter as modules, 2 vCPUs,
+# spectre_v2=retpoline) to stress the static calls of patch 5: nf_tables
+# loaded and removed under traffic, nfnetlink_queue reinjection, a bridge
+# with br_netfilter, base chain churn on one CPU while packets cross a
+# persistent chain on the other, kprobes on nf_hook_slow,
+# nf_hook_slow_nft and nft_do_chain_ipv4; every packet count exact
+# (tests/reliability/hookstress.sh).
 # Then each console is scanned for the kernel's reports (any report fails
 # the run and is kept as splat-N.txt) and kmemleak's scan must be empty.
 #
@@ -24,7 +32,10 @@
 #   NFTLAB_DEBUG_GROUPS   nft_concat_range.sh groups (default
 #                         "concurrency timeout")
 #   NFTLAB_DEBUG_PARTS    subset of "differential faults commitalloc soak stress
-#                         selftests smp smpdebug"
+#                         selftests smp smpdebug hookstress"
+#   NFTLAB_HOOKSTRESS_CYCLES, NFTLAB_HOOKSTRESS_OPS
+#                         hookstress's nf_tables unload cycles (default 50)
+#                         and churn operations (default 300) per kernel
 #   NFTLAB_DEBUG_KERNEL   a debug UML kernel directory to boot instead of
 #                         building the patched one (e.g. an earlier
 #                         revision: kernel/builder/build --rev REV --tag NAME
@@ -41,8 +52,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 seed=${NFTLAB_DEBUG_SEED:-$(date +%s)}
 soak_s=${NFTLAB_SOAK_SECONDS:-20}
 groups=${NFTLAB_DEBUG_GROUPS:-concurrency timeout}
-parts=${NFTLAB_DEBUG_PARTS:-differential faults commitalloc soak stress selftests smp smpdebug}
-guest_parts=$(tr ' ' '\n' <<<"$parts" | grep -vxE 'smp|smpdebug' | paste -sd ' ' -)
+parts=${NFTLAB_DEBUG_PARTS:-differential faults commitalloc soak stress selftests smp smpdebug hookstress}
+guest_parts=$(tr ' ' '\n' <<<"$parts" | grep -vxE 'smp|smpdebug|hookstress' | paste -sd ' ' -)
 case "$seed$soak_s" in *[!0-9.]*) tap_bail "NFTLAB_DEBUG_SEED and NFTLAB_SOAK_SECONDS are numbers" ;; esac
 
 if [ -n "${NFTLAB_DEBUG_KERNEL:-}" ]; then
@@ -63,7 +74,7 @@ mkdir -p "$run"
 	echo "build: $(sed -n 's/^stamp: //p' "$kernel/BUILD-INFO")"
 	echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 	echo "seed: $seed, soak: ${soak_s}s per backend, selftest groups: $groups"
-	echo "parts: $parts (the debug kernel is UML, one CPU: it has every checker of the debug fragment; smp: x86_64 under QEMU, 2 vCPUs, no debug options; smpdebug: the debug kernels with 2 CPUs, see tests/reliability/smp-debug.sh)"
+	echo "parts: $parts (the debug kernel is UML, one CPU: it has every checker of the debug fragment; smp: x86_64 under QEMU, 2 vCPUs, no debug options; smpdebug: the debug kernels with 2 CPUs, see tests/reliability/smp-debug.sh; hookstress: x86_64 7.3 KASAN and KCSAN kernels, 2 vCPUs, retpolines, see tests/reliability/hookstress.sh)"
 	echo "date: $(date -u +%FT%TZ)"
 } > "$run/run-info.txt"
 sed 's/^/# /' "$run/run-info.txt"
@@ -97,6 +108,11 @@ fi
 if [[ " $parts " == *" smpdebug "* ]]; then
 	"$top/tests/reliability/smp-debug.sh" "$run" "$seed" "$soak_s" > "$run/smpdebug.tap"
 	tap_forward "" "$run/smpdebug.tap"
+fi
+if [[ " $parts " == *" hookstress "* ]]; then
+	"$top/tests/reliability/hookstress.sh" --cycles "${NFTLAB_HOOKSTRESS_CYCLES:-50}" \
+		--ops "${NFTLAB_HOOKSTRESS_OPS:-300}" "$run" > "$run/hookstress.tap"
+	tap_forward "" "$run/hookstress.tap"
 fi
 python3 "$top/tests/reliability/summary.py" "$run" | sed 's/^/# /'
 tap_end

@@ -73,6 +73,40 @@ def stress_table(out, s, where):
     out.append("")
 
 
+def cell(d, *keys):
+    """The number at d[keys[0]][keys[1]]..., or "-" where a part did not run."""
+    for k in keys:
+        if not isinstance(d, dict) or k not in d:
+            return "-"
+        d = d[k]
+    return str(d)
+
+
+def hookstress_table(out, h, where):
+    """hookstress.sh's counts of one kernel (guest-hookstress.sh's hookstress.json)."""
+    if not h:
+        return
+    out += ["Hookstress, %s (2 vCPUs, spectre_v2=retpoline; %s packets per counted step):" % (
+                where, cell(h, "packets_asked")), "",
+            "| unload cycles | counted packets | flood packets across removals | queued | reinjected "
+            "| dropped | bridged packets | churn operations | churn packets |",
+            "|---|---|---|---|---|---|---|---|---|",
+            "| %s |" % " | ".join([cell(h, "unload", "cycles"), cell(h, "unload", "packets"),
+                                    cell(h, "unload", "flood_packets"), cell(h, "nfqueue", "queued"),
+                                    cell(h, "nfqueue", "reinjected"), cell(h, "nfqueue", "dropped"),
+                                    cell(h, "bridge", "packets"), cell(h, "churn", "operations"),
+                                    cell(h, "churn", "packets")]), "",
+            "| kprobe hits | nft_do_chain_ipv4 | nf_hook_slow_nft | nf_hook_slow | packets |",
+            "|---|---|---|---|---|",
+            "| nf_tables loaded | %s | %s | %s | %s |" % (
+                cell(h, "tracing", "nft_do_chain_ipv4"), cell(h, "tracing", "nf_hook_slow_nft"),
+                cell(h, "tracing", "nf_hook_slow"), cell(h, "tracing", "packets")),
+            "| after modprobe -r nf_tables (br_netfilter's hook) | - | %s | %s | %s |" % (
+                cell(h, "tracing", "after_rmmod", "nf_hook_slow_nft"),
+                cell(h, "tracing", "after_rmmod", "nf_hook_slow"),
+                cell(h, "tracing", "after_rmmod", "packets")), ""]
+
+
 def splat_lines(out, sp, where):
     if not sp:
         return
@@ -100,7 +134,7 @@ def main(argv):
             out += ["    " + line.rstrip() for line in f] + [""]
     out += ["| part | passed | failed | known (TODO) | skipped |", "|---|---|---|---|---|"]
     for part in ("features", "differential", "faults", "commitalloc", "soak", "stress", "selftests",
-                 "splats", "smp", "smpdebug"):
+                 "splats", "smp", "smpdebug", "hookstress"):
         c = tap_counts(run, part + ".tap")
         if c:
             out.append("| %s | %s |" % (part, " | ".join(map(str, c))))
@@ -134,6 +168,12 @@ def main(argv):
         where = d[len("smp-"):]
         soak_table(out, load(run, d + "/soak.json"), where)
         stress_table(out, load(run, d + "/stress.json"), where)
+        splat_lines(out, load(run, d + "/splats/splats.json"), where)
+    for d in sorted(os.listdir(run)):
+        if not d.startswith("hookstress-"):
+            continue
+        where = d[len("hookstress-"):]
+        hookstress_table(out, load(run, d + "/hookstress.json"), where)
         splat_lines(out, load(run, d + "/splats/splats.json"), where)
     text = "\n".join(out)
     with open(os.path.join(run, "summary.md"), "w") as fh:
