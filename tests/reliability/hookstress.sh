@@ -1,5 +1,5 @@
 #!/bin/bash
-# Usage: tests/reliability/hookstress.sh [--cycles N] [--packets N] [--ops N] RUNDIR [KERNEL ...]
+# Usage: tests/reliability/hookstress.sh [--cycles N] [--packets N] [--ops N] [--parts "PART ..."] RUNDIR [KERNEL ...]
 #
 # make check-debug's part hookstress (issue #52): patch 5 of series v6
 # calls nf_tables base chains through static calls on CPUs that need
@@ -34,17 +34,18 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=guest-tap.sh
 . "$top/tests/reliability/guest-tap.sh"
 
-cycles=50 packets=20 ops=300
+cycles=50 packets=20 ops=300 parts="unload nfqueue bridge churn tracing"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--cycles) cycles=$2; shift 2 ;;
 	--packets) packets=$2; shift 2 ;;
 	--ops) ops=$2; shift 2 ;;
-	-*) tap_bail "unknown option $1 (usage: hookstress.sh [--cycles N] [--packets N] [--ops N] RUNDIR [KERNEL ...])" ;;
+	--parts) parts=$2; shift 2 ;;
+	-*) tap_bail "unknown option $1 (usage: hookstress.sh [--cycles N] [--packets N] [--ops N] [--parts \"PART ...\"] RUNDIR [KERNEL ...])" ;;
 	*) break ;;
 	esac
 done
-[ $# -ge 1 ] || tap_bail "usage: hookstress.sh [--cycles N] [--packets N] [--ops N] RUNDIR [KERNEL ...]"
+[ $# -ge 1 ] || tap_bail "usage: hookstress.sh [--cycles N] [--packets N] [--ops N] [--parts \"PART ...\"] RUNDIR [KERNEL ...]"
 for n in "$cycles" "$packets" "$ops"; do
 	case "$n" in '' | *[!0-9]* | 0) tap_bail "--cycles, --packets and --ops take a number, 1 or more (got '$n')" ;; esac
 done
@@ -54,7 +55,10 @@ unset NFTLAB_BASE NFTLAB_PATCHES NFTLAB_SERIES_PREFIX
 run=$1
 shift
 kernels=${*:-x86_64-7.3-debug x86_64-7.3-kcsan}
-parts="unload nfqueue bridge churn tracing"
+all_parts="unload nfqueue bridge churn tracing"
+for p in $parts; do
+	[[ " $all_parts " == *" $p "* ]] || tap_bail "--parts: unknown part '$p' ($all_parts)"
+done
 
 # The guest's / is the host's: a host binary runs there.
 nfqv=$top/build/reliability/nfq-verdict
