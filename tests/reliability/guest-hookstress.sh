@@ -544,7 +544,7 @@ part_churn() {
 	tap_diag "churn: $nops operations on CPU 0; pings on CPU 1: $rcvd of $sent answered ($batches batches);" \
 		"persistent counters: ip $ip_n, netdev $nd_n"
 	head -n 5 "$work/churn.err" | tap_diag_lines "failed: "
-	tap_check "churn: $nops of $ops operations ran, none failed" \
+	tap_check "churn: $nops operations ran (at least $ops asked), none failed" \
 		test "$nops" -ge "$ops" -a ! -s "$work/churn.err"
 	tap_check "churn: every ping answered" test "$sent" -gt 0 -a "$rcvd" -eq "$sent"
 	tap_check "churn: the persistent ip chain counted every ping ($ip_n of $sent)" test "$ip_n" -eq "$sent"
@@ -590,17 +590,17 @@ part_tracing() {
 	# and postrouting, which have none, and hs-ta has no hook at all.
 	tap_check "one ip prerouting chain counting every packet in hs-tb" nft_in hs-tb -f - <<-EOF
 	table ip hst {
-		counter all { }
+		counter seen { }
 		chain pre {
 			type filter hook prerouting priority 0;
-			counter name all
+			counter name seen
 		}
 	}
 	EOF
 	read -r s0 n0 c0 < <(snap)
 	read -r sent rcvd < <(pings hs-ta 1 10.75.0.2 "$packets" 0.02)
 	read -r s1 n1 c1 < <(snap)
-	cnt=$(counter hs-tb ip hst all)
+	cnt=$(counter hs-tb ip hst seen)
 	slow=$((s1 - s0)) nft=$((n1 - n0)) chain=$((c1 - c0))
 	tap_diag "nf_tables loaded: $sent pings ($rcvd answered), chain counter $cnt;" \
 		"kprobe hits: nf_hook_slow $slow, nf_hook_slow_nft $nft, nft_do_chain_ipv4 $chain"
