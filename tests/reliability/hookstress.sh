@@ -34,7 +34,9 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=guest-tap.sh
 . "$top/tests/reliability/guest-tap.sh"
 
-cycles=50 packets=20 ops=300 parts="unload nfqueue bridge churn tracing"
+# The guest's parts (tests/reliability/guest-hookstress.sh), all by default.
+all_parts="unload nfqueue bridge churn tracing"
+cycles=50 packets=20 ops=300 parts=$all_parts
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--cycles) cycles=$2; shift 2 ;;
@@ -55,7 +57,6 @@ unset NFTLAB_BASE NFTLAB_PATCHES NFTLAB_SERIES_PREFIX
 run=$1
 shift
 kernels=${*:-x86_64-7.3-debug x86_64-7.3-kcsan}
-all_parts="unload nfqueue bridge churn tracing"
 for p in $parts; do
 	[[ " $all_parts " == *" $p "* ]] || tap_bail "--parts: unknown part '$p' ($all_parts)"
 done
