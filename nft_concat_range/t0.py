@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""t0.py - T0 of the nft_concat_range suite: what one packet costs, counted
+"""t0.py - T0 of nftbench, the performance suite: what one packet costs, counted
 exactly (nft_concat_range/t0cells.py, runner nft_concat_range/t0run.py).
 Subcommands: run, report, validate, compare.  Unit tests:
 tests/unit/test_t0.py, tests/unit/test_t0compare.py."""
@@ -8,7 +8,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from nft_concat_range.cli import t0_main  # noqa: E402
+from nftbench.cli import t0_main  # noqa: E402
 
 if __name__ == "__main__":
     sys.exit(t0_main())

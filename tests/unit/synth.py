@@ -5,12 +5,12 @@ import json
 import os
 import random
 
-from nft_concat_range import runlog
-from nft_concat_range.files import write
-from nft_concat_range.lab import knob_sysctl
-from nft_concat_range.model import CELL_FIELDS, DEFAULT_T2_LOOKUPS, ROLES
-from nft_concat_range.plans import groups_for
-from nft_concat_range.tables import ALL_TABLES
+from nftbench import runlog
+from nftbench.files import write
+from nftbench.lab import knob_sysctl
+from nftbench.model import CELL_FIELDS, DEFAULT_T2_LOOKUPS, ROLES
+from nftbench.plans import groups_for
+from nftbench.tables import ALL_TABLES
 
 
 def synth_results(wd, rounds=2):

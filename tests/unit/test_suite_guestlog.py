@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of nft_concat_range/nft_concat_range/guestlog.py: the guest's JSON
+"""Unit tests of nft_concat_range/nftbench/guestlog.py: the guest's JSON
 records (as guest/run-plan's own writers print them) read into the samples,
 loads and guest facts of results.json, and the TSV files of stored runs
 read into the same.
@@ -16,8 +16,8 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "nft_concat_range"))
-from nft_concat_range import guestlog  # noqa: E402
-from nft_concat_range.model import cell  # noqa: E402
+from nftbench import guestlog  # noqa: E402
+from nftbench.model import cell  # noqa: E402
 
 RUN_PLAN = os.path.join(HERE, "..", "..", "nft_concat_range", "guest", "run-plan")
 FIELDS = dict(table="T2", type="net_port", backend="pipapo", n=10, tag="-aa")

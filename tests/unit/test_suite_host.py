@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of nft_concat_range/nft_concat_range/host.py, the host side of
+"""Unit tests of nft_concat_range/nftbench/host.py, the host side of
 bench: the modes' settings, the boot order, the guest's timeout, and a
 whole run with stand-ins for kernel/builder/build and kernel/runner/lab-run (no kernel):
 the kernels resolved, the boots alternated, each boot's build recorded as
@@ -17,9 +17,9 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "nft_concat_range"))
-from nft_concat_range import cli, host, lab, runlog  # noqa: E402
-from nft_concat_range.files import write  # noqa: E402
-from nft_concat_range.report import report  # noqa: E402
+from nftbench import cli, host, lab, runlog  # noqa: E402
+from nftbench.files import write  # noqa: E402
+from nftbench.report import report  # noqa: E402
 
 # kernel/builder/build's stand-in: prints $FAKE_KERNELS/ARCH-VARIANT-FLAVOR when it
 # holds a kernel, fails otherwise; with --print-path, prints it regardless.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of nft_concat_range/nft_concat_range's generators and plans: sets,
+"""Unit tests of nft_concat_range/nftbench's generators and plans: sets,
 elements and packets as nft_concat_range.sh makes them, rules, the
 nftlab side of a load.
 
@@ -19,12 +19,12 @@ from dataclasses import replace
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "nft_concat_range"))
-from nft_concat_range import loads  # noqa: E402
-from nft_concat_range.generators import (CT_HOOKS, element, entry_bounds, fmt_addr6, gen_ct_rules, gen_rules,  # noqa: E402
+from nftbench import loads  # noqa: E402
+from nftbench.generators import (CT_HOOKS, element, entry_bounds, fmt_addr6, gen_ct_rules, gen_rules,  # noqa: E402
                                  gen_sets, lookup_expr, packet, set_defs)
-from nft_concat_range.model import CHAIN, TABLE, TYPES, fields_cell_id  # noqa: E402
-from nft_concat_range.plans import expected_cells, write_plan  # noqa: E402
-from nft_concat_range.tables import ALL_TABLES, TABLES  # noqa: E402
+from nftbench.model import CHAIN, TABLE, TYPES, fields_cell_id  # noqa: E402
+from nftbench.plans import expected_cells, write_plan  # noqa: E402
+from nftbench.tables import ALL_TABLES, TABLES  # noqa: E402
 
 
 NFTLAB = os.path.join(HERE, "..", "..", "userspace", "build", "nftlab")

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of nft_concat_range/nft_concat_range's analysis and report: set-load
+"""Unit tests of nft_concat_range/nftbench's analysis and report: set-load
 table, the base script's parser, paired costs, the A/A noise floor, drift,
 steal, and the whole report and validate on synthetic samples of known
 cost (synth.py).
@@ -19,14 +19,14 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "nft_concat_range"))
-from nft_concat_range import basecmp, loads, runlog  # noqa: E402
-from nft_concat_range.analysis import Cells, aa_state, noise_floor  # noqa: E402
-from nft_concat_range.drift import drift_text  # noqa: E402
-from nft_concat_range.files import write  # noqa: E402
-from nft_concat_range.model import TYPES  # noqa: E402
-from nft_concat_range.render import header_text, noise_lines  # noqa: E402
-from nft_concat_range.report import Report, report  # noqa: E402
-from nft_concat_range.tables import ALL_TABLES, TABLES  # noqa: E402
+from nftbench import basecmp, loads, runlog  # noqa: E402
+from nftbench.analysis import Cells, aa_state, noise_floor  # noqa: E402
+from nftbench.drift import drift_text  # noqa: E402
+from nftbench.files import write  # noqa: E402
+from nftbench.model import TYPES  # noqa: E402
+from nftbench.render import header_text, noise_lines  # noqa: E402
+from nftbench.report import Report, report  # noqa: E402
+from nftbench.tables import ALL_TABLES, TABLES  # noqa: E402
 
 sys.path.insert(0, HERE)
 from synth import synth_results  # noqa: E402

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of nft_concat_range/nft_concat_range/stats.py: medians and their CI,
+"""Unit tests of nft_concat_range/nftbench/stats.py: medians and their CI,
 Student's t, the slope fit, the prediction interval, and our pooled t
 against Debian's ministat on the same data.
 
@@ -16,7 +16,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "nft_concat_range"))
-from nft_concat_range.stats import (linfit, mean_ci, median, median_ci, parse_ministat_difference, pooled_t,  # noqa: E402
+from nftbench.stats import (linfit, mean_ci, median, median_ci, parse_ministat_difference, pooled_t,  # noqa: E402
                             prediction_interval, run_ministat, stdev, t_two_sided)
 
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of T0's analysis (nft_concat_range/nft_concat_range/t0cells.py)
+"""Unit tests of T0's analysis (nft_concat_range/nftbench/t0cells.py)
 and runner (t0run.py): snapshots to per-packet counts, boots to rows,
 exactness across rounds, call-site parsing, the plan, validate.  No
 kernel, no QEMU.
@@ -18,8 +18,8 @@ from fractions import Fraction
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "nft_concat_range"))
-from nft_concat_range import generators, lab, model, t0run  # noqa: E402
-from nft_concat_range import t0cells  # noqa: E402
+from nftbench import generators, lab, model, t0run  # noqa: E402
+from nftbench import t0cells  # noqa: E402
 
 COUNTS = [2000, 2000, 12000]
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of T0 per function (t0.py run --per-function,
-nft_concat_range/nft_concat_range/t0breakdown.py and its hooks in t0cells.py
+nft_concat_range/nftbench/t0breakdown.py and its hooks in t0cells.py
 and t0run.py): the function list from nm, the plugin's per-function
 snapshots to per-packet figures, every boot's figure kept, the sum check
 of validate, the category table of the report.  No kernel, no QEMU.
@@ -20,8 +20,8 @@ from fractions import Fraction
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "nft_concat_range"))
 sys.path.insert(0, HERE)
-from nft_concat_range import t0breakdown, t0run  # noqa: E402
-from nft_concat_range import t0cells as t0  # noqa: E402
+from nftbench import t0breakdown, t0run  # noqa: E402
+from nftbench import t0cells as t0  # noqa: E402
 import test_t0 as base  # noqa: E402  (its synthetic boots)
 
 # A packet's instructions per function (1500 in all), and what a run

@@ -22,7 +22,7 @@ TOP = os.path.join(HERE, "..", "..")
 sys.path.insert(0, os.path.join(TOP, "nft_concat_range"))
 sys.path.insert(0, os.path.join(TOP, "kernel", "series"))
 sys.path.insert(0, os.path.join(TOP, "kernel", "builder"))
-from nft_concat_range import t0cells, t0patch, t0plot, t0run  # noqa: E402
+from nftbench import t0cells, t0patch, t0plot, t0run  # noqa: E402
 import build_error  # noqa: E402
 import user_series  # noqa: E402
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of T0 for anyone's ruleset (nft_concat_range/nft_concat_range/
+"""Unit tests of T0 for anyone's ruleset (nft_concat_range/nftbench/
 t0ruleset.py): the packet SPEC, the ruleset files, the plan of a ruleset run,
 validate's expected cells, the report's cost table.  No kernel, no QEMU.
 
@@ -14,7 +14,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "nft_concat_range"))
-from nft_concat_range import t0cells, t0ruleset  # noqa: E402
+from nftbench import t0cells, t0ruleset  # noqa: E402
 
 CORPUS = os.path.join(HERE, "..", "corpus")
 

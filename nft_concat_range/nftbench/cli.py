@@ -48,7 +48,7 @@ def bench_parser():
                                 usage="%(prog)s [OPTIONS]\n       %(prog)s {" + ",".join(SUBCOMMANDS) +
                                 "} ...",
                                 epilog=BENCH_EPILOG % (KNOB, BENCH),
-                                description="The nft_concat_range suite, nftlab's performance suite: builds (or "
+                                description="nftbench, nftlab's performance suite: builds (or "
                                 "reuses) the UML lab kernels the tables need, boots them with kernel/runner/lab-run, "
                                 "runs guest/run-plan in them and writes build/results/bench-<timestamp>/ with "
                                 "results.json, report.md and one SVG per table. The tables are printed at the end; "

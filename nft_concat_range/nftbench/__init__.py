@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""nft_concat_range - plans, statistics and reports of the nft_concat_range suite.
+"""nftbench - plans, statistics and reports of the performance suite (nft_concat_range/).
 
 Theory of operation
 -------------------

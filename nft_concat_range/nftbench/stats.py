@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Statistics of the nft_concat_range suite (Python stdlib only).
+"""Statistics of nftbench, the performance suite (Python stdlib only).
 
 Medians with a distribution-free CI (order statistics), Student's t from
 the regularised incomplete beta function, the pooled two-sample t exactly
