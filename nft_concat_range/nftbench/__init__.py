@@ -42,12 +42,16 @@ kernel cache, a boot's command line), host (bench's run), runlog (what it
 records), guestlog (what the guest records), ingest (results directories),
 stats, analysis (cells, summaries, ministat, noise floor), render (text),
 plots (gnuplot), report, validate, drift, loads (nft -f vs nftlab), basecmp
-(the base tree's perf script), cli; tables/ holds one module per table
-(T1..T7: cells, analysis, text, chart, expected shape); T0 (exact counts,
-not a bench table) is t0cells (cells, plan, analysis, text, checks) with
-its runner t0run and t0compare.  Entry points: ../bench (the run and
-its subcommands) and ../t0.py.  The TAP lines of validate come from the project's
-library, lib/tap.py.
+(the base tree's perf script), cli (bench's options); tables/ holds one
+module per table (T1..T7: cells, analysis, text, chart, expected shape);
+T0 (exact counts, not a bench table) is the subpackage t0/, whose
+docstring lists its modules.  Entry points: ../bench (the run and its
+subcommands) and ../t0.py.  The TAP lines of validate come from the
+project's library, lib/tap.py.
+
+Imports go one way, down: cli -> host -> report -> t0 -> plans, tables
+-> analysis, generators, model, ...; no module imports one that imports
+it back, and none imports inside a function (tests/unit/test_imports.py).
 """
 import os
 import sys

@@ -1,16 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Command lines of the suite: nft_concat_range/bench (the run; its
-subcommands plan, roles, report, validate, drift) and t0.py (run, report,
-validate, compare)."""
+"""The command line of bench, nft_concat_range/bench: the run (host.py)
+and its subcommands plan, roles, report, validate, drift.  t0.py's is
+t0/cli.py."""
 import argparse
-import os
 import sys
 
 from . import __doc__ as package_doc
-from . import lab
+from . import host
 from .analysis import ESTIMATORS
+from .drift import drift
 from .model import DEFAULT_T2_LOOKUPS, DEV, ROLES
+from .plans import parse_tables, roles_for, write_plan
+from .report import report
 from .tables import ALL_TABLES
+from .validate import validate
 
 BENCH = "nft_concat_range/bench"
 # bench's first argument, when one of these, is a subcommand; otherwise
@@ -41,13 +44,10 @@ Subcommands, each with its own --help (%s SUBCOMMAND --help):
 
 def bench_parser():
     """The parser of `nft_concat_range/bench [OPTIONS]`, the run."""
-    from .host import KNOB
-    from .plans import parse_tables
-
     p = argparse.ArgumentParser(prog=BENCH, formatter_class=argparse.RawDescriptionHelpFormatter,
                                 usage="%(prog)s [OPTIONS]\n       %(prog)s {" + ",".join(SUBCOMMANDS) +
                                 "} ...",
-                                epilog=BENCH_EPILOG % (KNOB, BENCH),
+                                epilog=BENCH_EPILOG % (host.KNOB, BENCH),
                                 description="nftbench, nftlab's performance suite: builds (or "
                                 "reuses) the UML lab kernels the tables need, boots them with kernel/runner/lab-run, "
                                 "runs guest/run-plan in them and writes build/results/bench-<timestamp>/ with "
@@ -114,14 +114,7 @@ def bench_main(argv=None):
     nft_concat_range/bench SUBCOMMAND ... the subcommands."""
     argv = sys.argv[1:] if argv is None else argv
     if not argv or argv[0] not in SUBCOMMANDS:
-        from . import host
         return host.run(bench_parser().parse_args(argv))
-
-    from .drift import drift
-    from .plans import parse_tables, roles_for, write_plan
-    from .report import report
-    from .validate import validate
-
     args = subcommand_parser().parse_args(argv)
     if args.cmd == "plan":
         print(write_plan(args.role, parse_tables(args.tables), args.reps, args.duration, args.seed, args.dev,
@@ -137,126 +130,3 @@ def bench_main(argv=None):
         return validate(args.resdir)
     print(drift(args.paths))
     return 0
-
-
-def t0_main(argv=None):
-    from . import t0run
-    from . import t0cells
-
-    ap = argparse.ArgumentParser(prog="t0.py", description=t0cells.__doc__.split("\n")[0])
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    r = sub.add_parser("run", help="boot the x86_64 kernels with the plugin and count")
-    r.add_argument("--results", required=True)
-    r.add_argument("--quick", action="store_true", help="a few scenarios, small counts")
-    r.add_argument("--rounds", type=int, default=t0cells.MIN_BOOTS,
-                   help="boots per kernel and command line (validate wants %d)" % t0cells.MIN_BOOTS)
-    r.add_argument("--reps", type=int, default=1, help="passes over the cells in each boot")
-    r.add_argument("--base", default=os.environ.get("NFTLAB_BASE", "6.12"), choices=lab.bases(),
-                   help="the kernels' base tree (kernel/builder/bases/): 6.12 or 7.3")
-    r.add_argument("--nft", default="host",
-                   help="the guest's nft (kernel/runner/lab-run --nft): host (default: the same ruleset bytecode"
-                        " for every base, so counts compare across bases), current or a prefix")
-    r.add_argument("--variants", default="baseline,patched")
-    r.add_argument("--mitigations", default=",".join(t0cells.MITIGATIONS))
-    r.add_argument("--no-build", dest="build", action="store_false")
-    r.add_argument("--cells", metavar="BACKENDS", type=t0cells.cell_backends,
-                   help="only the cells of these backends, comma-separated (e.g. drop,hash,dynset,ct,ctonly)")
-    r.add_argument("--seed-probe", type=int, default=0, metavar="N",
-                   help="N more groups per boot, each looking the packet up in a fresh 1001-element hash set")
-    r.add_argument("--keep-done", action="store_true",
-                   help="keep the boots RESULTS already holds that exited 0 with the same kernel build and counts")
-    r.add_argument("--per-function", action="store_true",
-                   help="also count the instructions per function (the plugin's funcs=PATH): where a cell's"
-                        " instructions go, retpoline against spectre_v2=off, in the report")
-    r.add_argument("--ruleset", action="append", default=[], metavar="FILE.nft",
-                   help="count this ruleset instead of the suite's cells: per packet, with and without it"
-                        " (repeat for more rulesets in the same boots; t0ruleset.py)")
-    r.add_argument("--packets", action="append", default=[], metavar="SPEC",
-                   help="the packet a --ruleset is counted with, KEY=VALUE,...: daddr (required), saddr, sport,"
-                        " dport, size, proto (udp: pktgen's only), route=local|forward|none (default local);"
-                        " one for all rulesets or one per --ruleset, in order")
-    r.add_argument("--label", action="append", default=[], metavar="VARIANT=TEXT", type=t0run.label_arg,
-                   help="the name t0.py compare gives VARIANT's kernel (default: BASE VARIANT), e.g."
-                        " patched='7.3 1-2' for a kernel with the first two patches of the series")
-    r.add_argument("--kernel", action="append", default=[], metavar="VARIANT=KDIR", type=t0run.kernel_arg,
-                   help="boot the kernel in KDIR as VARIANT instead of the lab's own (built elsewhere: t0.py"
-                        " patch)")
-    q = sub.add_parser("patch", help="anyone's patch: build the kernels before and after it, count both, report"
-                                     " (make t0 PATCH=FILE)")
-    q.add_argument("patch", metavar="FILE", help="an mbox saved from the list (its cover letter 0/N skipped), a git"
-                   " format-patch directory or one patch")
-    q.add_argument("--results", required=True)
-    q.add_argument("--base", default=os.environ.get("NFTLAB_BASE", "6.12"), choices=lab.bases())
-    q.add_argument("--on", choices=("base", "ours"), default="base",
-                   help="apply it on the base with the lab patches (default) or on our series too")
-    q.add_argument("--rounds", type=int, default=t0cells.MIN_BOOTS,
-                   help="boots per kernel and spectre_v2= setting (default %d)" % t0cells.MIN_BOOTS)
-    q.add_argument("--nft", default="host", help="the guest's nft, as for run")
-    q.add_argument("--cells", metavar="BACKENDS", type=t0cells.cell_backends,
-                   help="only the cells of these backends, as for run (default: every cell of the suite)")
-    q.add_argument("--ruleset", action="append", default=[], metavar="FILE.nft", help="as for run")
-    q.add_argument("--packets", action="append", default=[], metavar="SPEC", help="as for run")
-    g = sub.add_parser("plot", help="the chart of stored runs counted per function: instructions per packet by"
-                                    " category, per cell (t0plot.py)")
-    g.add_argument("runs", nargs="+", metavar="RESULTS")
-    g.add_argument("--out", required=True, help="directory for t0-categories.svg (and its .dat, .gp)")
-    p = sub.add_parser("report", help="t0.json and t0.md from the raw counts (t0.md from t0.json without raw/)")
-    p.add_argument("results")
-    p.add_argument("--quiet", action="store_true")
-    v = sub.add_parser("validate", help="TAP checks of a T0 run")
-    v.add_argument("results")
-    k = sub.add_parser("code", help="t0/code.json of a stored run counted per function, from its kernels")
-    k.add_argument("results")
-    k.add_argument("kernels", nargs="+", metavar="VARIANT=KDIR",
-                   help="the kernel directory each variant booted (its BUILD-INFO stamp is recorded: check it"
-                        " against the run's README)")
-    c = sub.add_parser("compare", help="runs of different bases and kernels side by side")
-    c.add_argument("runs", nargs="+", metavar="RESULTS")
-    c.add_argument("--out", help="also write the text to this file")
-    c.add_argument("--lookups", metavar="BACKENDS",
-                   help="only the per-lookup table of these backends (comma-separated: hash,rbtree,pipapo)")
-    c.add_argument("--cells", metavar="BACKENDS", type=t0cells.cell_backends,
-                   help="only the per-packet table of these cells' backends, with each later kernel"
-                        " less the first (e.g. drop,dynset: a patch's own figure)")
-    c.add_argument("--where", metavar="BACKENDS", type=t0cells.cell_backends,
-                   help="only the retpoline less spectre_v2=off table of these cells, by where the"
-                        " instructions go, for the runs counted with run --per-function")
-    c.add_argument("--function", metavar="NAMES",
-                   help="only the instructions per packet spent in these kernel functions (comma-separated,"
-                        " summed), every cell, for the runs counted with run --per-function")
-    c.add_argument("--attribute", metavar="BACKENDS", type=t0cells.cell_backends,
-                   help="two kernels: per cell of these backends, the functions whose instructions per packet"
-                        " differ, and whether their code does (t0/code.json): which part of a delta a patch's"
-                        " code causes")
-    c.add_argument("--ratio", metavar="BACKENDS", type=t0cells.cell_backends,
-                   help="only the retpoline against spectre_v2=off table of these cells: both counts, their"
-                        " ratio, the thunks and the instructions above 1.03x off (issue #26's target)")
-    c.add_argument("--posting", action="store_true",
-                   help="name no lab run in the tables (for a posting): say how they were counted instead")
-    c.add_argument("--summary", metavar="BACKENDS", type=t0cells.cell_backends,
-                   help="two kernels: a cover letter's one table, per cell of these backends: thunks and"
-                        " instructions per packet with retpolines and with spectre_v2=off, first -> second")
-    c.add_argument("--kernels", metavar="LABELS",
-                   help="only the kernels of these labels, comma-separated, in this order (e.g. '7.3 baseline'"
-                        " of a run that also counted another patched kernel)")
-    args = ap.parse_args(argv)
-    if args.cmd == "patch":
-        from . import t0patch
-        return t0patch.run(args)
-    if args.cmd == "plot":
-        from . import t0plot
-        svg, why = t0plot.categories_svg(args.out, args.runs)
-        if not svg:
-            raise SystemExit("t0 plot: no chart: %s" % why)
-        print(svg)
-        return 0
-    if args.cmd == "code":
-        return t0run.code(args)
-    if args.cmd == "compare":
-        from . import t0compare
-        return t0compare.main(args)
-    if args.cmd == "run":
-        return t0run.run(args)
-    if args.cmd == "report":
-        return t0cells.report(args.results, args.quiet)
-    return t0cells.validate(args.results)

@@ -4,7 +4,7 @@ resolves the UML lab kernels the tables need (kernel/builder/build, or the cache
 with --no-build), boots them alternately with kernel/runner/lab-run running the
 guest side (guest/run-plan) on a plan per boot, records the run as it goes
 (runlog.py: settings, host, kernels, host load, each boot's build and CPU
-steal), runs the base tree's perf script (--selftest) and T0 (t0run.py),
+steal), runs the base tree's perf script (--selftest) and T0 (t0/),
 then writes the report.  Progress goes to stderr, the tables to stdout."""
 import contextlib
 import io
@@ -19,6 +19,7 @@ from .files import cpu_model
 from .model import DEV, ROLES
 from .plans import roles_for, write_plan
 from .report import report
+from .t0 import cli as t0cli
 from .tables import ALL_TABLES
 
 # The modes' defaults: boots per kernel, repetitions per boot, seconds per
@@ -229,14 +230,12 @@ class Bench:
 
     def t0(self):
         """T0 on the x86_64 kernels already built (under TCG: about N boots)."""
-        from .cli import t0_main
-
         log("T0: exact per-packet counts in the x86_64 kernels under QEMU TCG (t0.py, %ds elapsed)" % self.elapsed())
         argv = ["run", "--no-build"] + (["--quick"] if self.s["mode"] == "quick" else []) + ["--results", self.res]
         try:
             # its text is in the report: only its progress (stderr) shows
             with contextlib.redirect_stdout(io.StringIO()):
-                rc = t0_main(argv)
+                rc = t0cli.main(argv)
         except (Exception, SystemExit) as e:
             log("T0: %s" % e)
             rc = 1

@@ -4,7 +4,7 @@ scripts are (one name per script, so that moving one is a one-line change
 here), the kernel cache with --no-build, a kernel's BUILD-INFO, the
 kernel/runner/lab-run command line of one boot, and the name of the lab's
 force-indirect sysctl (owned by kernel/series/force-indirect-sysctl, which
-lab patch 0006 registers).  bench (host.py) and T0 (t0run.py) both boot
+lab patch 0006 registers).  bench (host.py) and T0 (t0/run.py) both boot
 through this module."""
 import hashlib
 import os

@@ -56,7 +56,7 @@ def sample_checks(g, c):
     counted every packet pktgen sent (counter), the device transmitted them
     all (tx), no counter exists (nocounter: egress without a hook, whose
     rules create none), pktgen saw no transmit errors (noerrors); a
-    ruleset of T0's user (t0ruleset.py) has no counter of ours: none,
+    ruleset of T0's user (t0/ruleset.py) has no counter of ours: none,
     pktgen's own count alone."""
     if g["type"] == "ruleset":
         return "none"

@@ -5,13 +5,14 @@ report.md, results.json (schema SCHEMA), run.json and one SVG per table."""
 import json
 import os
 
-from . import basecmp, loads, runlog, t0cells
+from . import basecmp, loads, runlog
 from .analysis import BOOT_BEST_MIN_BOOTS, ESTIMATORS, Analysis, noise_floor
 from .files import write
 from .ingest import load_run, read_results, read_t0
 from .model import DEFAULT_T2_LOOKUPS, SCHEMA, TYPE_ORDER, TYPES
 from .plots import plot_tables
 from .render import header_text, invalid_details
+from .t0 import cells as t0cells
 from .tables import ALL_TABLES, TABLES
 
 

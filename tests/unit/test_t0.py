@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of T0's analysis (nft_concat_range/nftbench/t0cells.py)
-and runner (t0run.py): snapshots to per-packet counts, boots to rows,
+"""Unit tests of T0's analysis (nft_concat_range/nftbench/t0/cells.py)
+and runner (t0/run.py): snapshots to per-packet counts, boots to rows,
 exactness across rounds, call-site parsing, the plan, validate.  No
 kernel, no QEMU.
 
@@ -18,8 +18,8 @@ from fractions import Fraction
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "nft_concat_range"))
-from nftbench import generators, lab, model, t0run  # noqa: E402
-from nftbench import t0cells  # noqa: E402
+from nftbench import generators, lab, model  # noqa: E402
+from nftbench.t0 import cells as t0cells, symbols as t0symbols, text as t0text  # noqa: E402
 
 COUNTS = [2000, 2000, 12000]
 
@@ -163,8 +163,8 @@ class Snapshots(unittest.TestCase):
 
     def test_fmt(self):
         """fmt: integers exact, else 2 decimals"""
-        self.assertEqual(t0cells.fmt(Fraction(1234)), "1234", "an integer is printed exact")
-        self.assertEqual(t0cells.fmt(Fraction(2469, 2)), "1234.50", "a fraction is printed with 2 decimals")
+        self.assertEqual(t0text.fmt(Fraction(1234)), "1234", "an integer is printed exact")
+        self.assertEqual(t0text.fmt(Fraction(2469, 2)), "1234.50", "a fraction is printed with 2 decimals")
 
 
 class AnalyseRounds(unittest.TestCase):
@@ -239,19 +239,19 @@ class Analyse(unittest.TestCase):
 
 
 class CallRe(unittest.TestCase):
-    """t0run.CALL_RE on objdump -d -w lines."""
+    """t0symbols.CALL_RE on objdump -d -w lines."""
 
     def test_direct_call(self):
         """CALL_RE: address, length and target of a direct call in objdump -d -w output"""
         line = "ffffffff8123abcd:\te8 2e 41 00 00       \tcall   ffffffff8123fd00 <netif_receive_skb>"
-        m = t0run.CALL_RE.match(line)
+        m = t0symbols.CALL_RE.match(line)
         self.assertIsNotNone(m, "no match")
         self.assertEqual(m.group(3), "netif_receive_skb", "the target")
         self.assertEqual(len(m.group(2).split()), 5, "the instruction's length in bytes")
 
     def test_indirect_call_is_no_site(self):
         """CALL_RE: an indirect call is not a site"""
-        self.assertIsNone(t0run.CALL_RE.match("ffffffff8123abcd:\tff d0                \tcall   *%rax"))
+        self.assertIsNone(t0symbols.CALL_RE.match("ffffffff8123abcd:\tff d0                \tcall   *%rax"))
 
 
 class Scenarios(unittest.TestCase):

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of T0 per function (t0.py run --per-function,
-nft_concat_range/nftbench/t0breakdown.py and its hooks in t0cells.py
-and t0run.py): the function list from nm, the plugin's per-function
+nft_concat_range/nftbench/t0/breakdown.py and its hooks in t0/cells.py
+and t0/run.py): the function list from nm, the plugin's per-function
 snapshots to per-packet figures, every boot's figure kept, the sum check
 of validate, the category table of the report.  No kernel, no QEMU.
 
@@ -20,8 +20,7 @@ from fractions import Fraction
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "nft_concat_range"))
 sys.path.insert(0, HERE)
-from nftbench import t0breakdown, t0run  # noqa: E402
-from nftbench import t0cells as t0  # noqa: E402
+from nftbench.t0 import breakdown as t0breakdown, cells as t0, symbols as t0symbols  # noqa: E402
 import test_t0 as base  # noqa: E402  (its synthetic boots)
 
 # A packet's instructions per function (1500 in all), and what a run
@@ -107,11 +106,11 @@ ffffffff82000010 0000000000000010 r some_rodata
 
 
 class ParseFunctions(unittest.TestCase):
-    """t0run.parse_functions() on nm -S --defined-only output."""
+    """t0symbols.parse_functions() on nm -S --defined-only output."""
 
     @classmethod
     def setUpClass(cls):
-        cls.funcs = t0run.parse_functions(NM)
+        cls.funcs = t0symbols.parse_functions(NM)
         cls.by_name = {n: (a, s) for a, s, n in cls.funcs}
 
     def test_text_symbols_only(self):

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of T0's code digests (nft_concat_range/nftbench/t0code.py):
+"""Unit tests of T0's code digests (nft_concat_range/nftbench/t0/code.py):
 what the link decides (addresses, encodings, rip-relative, per-CPU and
 absolute displacements) does not change a digest, the instructions do.
 No kernel: objdump lines as text, and a stored run's t0.json for validate.
@@ -17,7 +17,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "nft_concat_range"))
-from nftbench import t0cells, t0code  # noqa: E402
+from nftbench.t0 import cells as t0cells, code as t0code  # noqa: E402
 
 # one function as objdump -d -w prints it, linked at one address
 LINKED_A = """

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of t0.py compare (nft_concat_range/nftbench/t0compare.py):
+"""Unit tests of t0.py compare (nft_concat_range/nftbench/t0/compare.py):
 runs of two bases side by side, the lookup less its drop cell, ranges, the
 patched kernel shown with knob 0 only, deltas, labelled kernels, --cells,
 --where, --function, --kernels, --attribute, --ratio, --summary.
@@ -16,7 +16,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "nft_concat_range"))
-from nftbench import t0compare  # noqa: E402
+from nftbench.t0 import compare as t0compare  # noqa: E402
 
 THREE = dict(rounds=3, reps=1)
 

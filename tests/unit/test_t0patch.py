@@ -4,7 +4,7 @@
 (kernel/series/user_series.py: mbox, format-patch directory, one patch;
 every refusal), the builder's first error (kernel/builder/build_error.py),
 kernel/lib.sh's NFTLAB_USER_PATCHES, a failed boot's console tail
-(t0run.boot_failure), the report (t0patch.py), its chart (t0plot.py) and
+(t0run.boot_failure), the report (t0/patch.py), its chart (t0/plot.py) and
 the line of a run without kernels (t0cells.not_built).  No kernel, no
 QEMU: a small git tree stands in for the base tree.
 
@@ -22,7 +22,7 @@ TOP = os.path.join(HERE, "..", "..")
 sys.path.insert(0, os.path.join(TOP, "nft_concat_range"))
 sys.path.insert(0, os.path.join(TOP, "kernel", "series"))
 sys.path.insert(0, os.path.join(TOP, "kernel", "builder"))
-from nftbench import t0cells, t0patch, t0plot, t0run  # noqa: E402
+from nftbench.t0 import cells as t0cells, patch as t0patch, plot as t0plot, run as t0run  # noqa: E402
 import build_error  # noqa: E402
 import user_series  # noqa: E402
 

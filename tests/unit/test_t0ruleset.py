@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of T0 for anyone's ruleset (nft_concat_range/nftbench/
-t0ruleset.py): the packet SPEC, the ruleset files, the plan of a ruleset run,
+t0/ruleset.py): the packet SPEC, the ruleset files, the plan of a ruleset run,
 validate's expected cells, the report's cost table.  No kernel, no QEMU.
 
 python3 tests/unit/test_t0ruleset.py: TAP (lib/tap.py); -v: unittest's own
@@ -14,7 +14,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "nft_concat_range"))
-from nftbench import t0cells, t0ruleset  # noqa: E402
+from nftbench.t0 import cells as t0cells, ruleset as t0ruleset, text as t0text  # noqa: E402
 
 CORPUS = os.path.join(HERE, "..", "corpus")
 
@@ -159,7 +159,7 @@ class Plan(unittest.TestCase):
         self.assertEqual(want, {"T0/ruleset/%s/n0/k--%s" % (w, n) for w in ("none", "ruleset")
                                 for n in ("host-firewall", "host-firewall-ipv6")})
         self.assertTrue(all(t0cells.ranged(c) for c in want))
-        self.assertEqual(t0cells.short_cell("T0/ruleset/none/n0/k--host-firewall"), "host-firewall: no ruleset")
+        self.assertEqual(t0text.short_cell("T0/ruleset/none/n0/k--host-firewall"), "host-firewall: no ruleset")
 
 
 class Render(unittest.TestCase):
@@ -172,7 +172,7 @@ class Render(unittest.TestCase):
                         kernel_insns=insns, indirect_thunks=thunks, indirect_other="0")
         t0 = dict(run=dict(rulesets=[rs], variants=["patched"], mitigations=["retpoline"]),
                   rows=[row("none", "1000..1004", "3"), row("ruleset", "1500", "5")])
-        text = "\n".join(t0ruleset.render(t0, t0cells.parse_range, t0cells.fmt_range))
+        text = "\n".join(t0ruleset.render(t0))
         line = [ln for ln in text.splitlines() if ln.startswith("fw ")]
         self.assertEqual([c.strip() for c in line[0].split("|")],
                          ["fw", "patched", "retpoline", "1500", "1000..1004", "496..500", "5 (3)", "0 (0)"], text)
@@ -180,7 +180,7 @@ class Render(unittest.TestCase):
 
     def test_no_rulesets_no_lines(self):
         """the report of a run of the suite's cells has no ruleset lines"""
-        self.assertEqual(t0ruleset.render(dict(run={}, rows=[]), t0cells.parse_range, t0cells.fmt_range), [])
+        self.assertEqual(t0ruleset.render(dict(run={}, rows=[])), [])
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ cells per boot), analyse() (its figures from the samples), render() (its
 text), plot() (its chart's data and gnuplot body), shape() (what validate
 expects of its figures) and may set PLOT_WIDTH.  Adding a table is one
 module here plus its name in TABLES.  T0 (exact counts, its own runner) is
-not a bench table: ../t0cells.py, ../t0run.py.
+not a bench table: ../t0/cells.py, ../t0/run.py.
 """
 from . import t1, t2, t3, t4, t5, t6, t7
 

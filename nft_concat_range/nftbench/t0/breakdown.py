@@ -5,9 +5,9 @@ with spectre_v2=off.
 
 The pktcount plugin (funcs=PATH) attributes every instruction it counts
 inside a region to the function that holds it (the kernel's text symbols,
-t0run.parse_functions(); "(none)": an address in no symbol), exactly as
+symbols.parse_functions(); "(none)": an address in no symbol), exactly as
 kernel_insns counts them.  Per packet is the same slope as for the totals
-(t0cells.py per_packet()), per run (boot and pass); a row keeps every
+(t0/cells.py per_packet()), per run (boot and pass); a row keeps every
 run's figure, exactly (Fractions as strings), so that validate can check
 from t0.json alone that each run's functions add up to its instructions.
 
@@ -17,13 +17,15 @@ that the categories add up to the total difference exactly even in a
 cell whose count moves between boots; every run's figure stays in
 t0.json, the function table shows min..max).
 
-Used by t0cells.py: analyse() (row_data), render() (render), validate()
+Used by t0/cells.py: analyse() (row_data), render() (render), validate()
 (check_sums)."""
 import textwrap
 from fractions import Fraction
 
-from .model import parse_cell_id
-from .render import render_table
+from ..model import parse_cell_id
+from ..render import render_table
+from .symbols import THUNK_RE
+from .text import fmt, fmt_range, short_cell
 
 # The categories of the report, in its order.  A function's category says
 # where in the packet path its instructions are spent; the difference
@@ -106,9 +108,6 @@ TOP = 8
 
 def category(name):
     """The report's category of function NAME."""
-    # the retpoline and return thunks, as the plugin's "thunk" symbols
-    from .t0run import THUNK_RE
-
     if name in FUNC_CATEGORY:
         return FUNC_CATEGORY[name]
     if THUNK_RE.match(name):
@@ -127,7 +126,7 @@ def as_list(value, n):
 
 
 def row_data(runs, boots):
-    """The per-function data of a row from its runs (t0cells.py
+    """The per-function data of a row from its runs (t0/cells.py
     per_packet() dicts, each with "funcs") and each run's boot: None when
     a run was not counted per function."""
     if not runs or not all("funcs" in p for p in runs):
@@ -147,8 +146,6 @@ def run_values(pf):
 def sum_errors(row):
     """The runs of ROW whose functions do not add up to its instructions
     per packet exactly, or whose instructions are not the row's: [text]."""
-    from .t0cells import fmt
-
     pf = row["per_function"]
     insns, funcs = run_values(pf)
     out = []
@@ -171,8 +168,6 @@ def mean(xs):
 
 def sfmt(x):
     """A signed difference as printed."""
-    from .t0cells import fmt
-
     if x == 0:
         return "0"
     return ("+" if x > 0 else "-") + fmt(abs(x))
@@ -180,8 +175,6 @@ def sfmt(x):
 
 def rfmt(xs):
     """min..max of a function's runs."""
-    from .t0cells import fmt_range
-
     return fmt_range(min(xs), max(xs))
 
 
@@ -223,11 +216,11 @@ def category_line(c):
 def render(t0):
     """The report's section: [lines], empty when no row was counted per
     function."""
-    from .t0cells import short_cell
-
     ps = pairs(t0)
     if not ps:
         return []
+    # "t0breakdown.py": this module's name before t0/, as the stored
+    # reports print it (docs/results/ renders again byte for byte)
     out = ["", "Where the instructions go (t0.py run --per-function): retpoline less spectre_v2=off, per packet,",
            "  by category (t0breakdown.py FUNC_CATEGORY: the function each compare chain is inlined into);",
            "  differences of the means over every boot and pass, so that the categories add up to diff exactly;",

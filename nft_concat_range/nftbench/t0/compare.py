@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """t0.py compare: T0 runs of different bases and kernels side by side.
 
-Each run's t0.json (t0cells.py's analysis) gives, per cell, kernel and
+Each run's t0.json (t0/cells.py's analysis) gives, per cell, kernel and
 spectre_v2= setting, the instructions and thunks per packet.  A lookup's own
 cost is its cell less the drop cell of the same group (same knob and tag):
 the hook and the chain around it cancel, so what is left is the set lookup
@@ -20,10 +20,10 @@ import math
 import os
 from fractions import Fraction
 
-from .model import parse_cell_id
-from .render import render_table
-from . import t0breakdown, t0cells, t0code
-from .t0cells import short_cell
+from ..model import parse_cell_id
+from ..render import render_table
+from . import breakdown as t0breakdown, cells as t0cells, code as t0code
+from .text import fmt, fmt_range, parse_range, short_cell
 
 # The backends whose lookups get a per-lookup row.
 LOOKUP_BACKENDS = ("hash", "rbtree", "pipapo")
@@ -53,16 +53,6 @@ def load(resdir):
     return t0["run"], rows
 
 
-def number(text):
-    """A count as printed by t0.json ("1015", "2012..2231", "3/2"): (low, high)."""
-    lo, _, hi = text.partition("..")
-    return Fraction(lo), Fraction(hi or lo)
-
-
-def fmt(lo, hi):
-    return t0cells.fmt(lo) if lo == hi else "%s..%s" % (t0cells.fmt(lo), t0cells.fmt(hi))
-
-
 def cell_text(r):
     return "-" if r is None else "%s / %s" % (r["kernel_insns"], r["indirect_thunks"])
 
@@ -72,15 +62,15 @@ def lookup_text(r, drop):
     cell.  A range where either count is one (lo..hi less lo..hi)."""
     if r is None or drop is None:
         return "-"
-    ilo, ihi = number(r["kernel_insns"])
-    dlo, dhi = number(drop["kernel_insns"])
-    tlo, thi = number(r["indirect_thunks"])
-    slo, shi = number(drop["indirect_thunks"])
-    return "%s / %s" % (fmt(ilo - dhi, ihi - dlo), fmt(tlo - shi, thi - slo))
+    ilo, ihi = parse_range(r["kernel_insns"])
+    dlo, dhi = parse_range(drop["kernel_insns"])
+    tlo, thi = parse_range(r["indirect_thunks"])
+    slo, shi = parse_range(drop["indirect_thunks"])
+    return "%s / %s" % (fmt_range(ilo - dhi, ihi - dlo), fmt_range(tlo - shi, thi - slo))
 
 
 def signed(x):
-    return ("+" if x > 0 else "") + t0cells.fmt(x)
+    return ("+" if x > 0 else "") + fmt(x)
 
 
 def delta_verdict(a, b):
@@ -88,8 +78,8 @@ def delta_verdict(a, b):
     verdict None where the difference is proven (the two ranges do not
     overlap and each comes from at least t0cells.MIN_BOOTS boots), else why
     not ("same", "same in N boots", "not proven: overlap", ...)."""
-    alo, ahi = number(a["kernel_insns"])
-    blo, bhi = number(b["kernel_insns"])
+    alo, ahi = parse_range(a["kernel_insns"])
+    blo, bhi = parse_range(b["kernel_insns"])
     lo, hi = blo - ahi, bhi - alo
     boots = min(a["boots"], b["boots"])
     few = "%d boot%s" % (boots, "" if boots == 1 else "s")
@@ -192,9 +182,9 @@ def widened(x, up, step=1):
 def compact(text):
     """A count for a commit message's table: a range in whole
     instructions, widened outwards (min rounded down, max up)."""
-    lo, hi = number(text)
+    lo, hi = parse_range(text)
     if lo == hi:
-        return t0cells.fmt(lo)
+        return fmt(lo)
     return "%d..%d" % (widened(lo, False), widened(hi, True))
 
 
@@ -272,7 +262,7 @@ def ratio_text(ret, off):
     """RET's instructions over OFF's, worst case of the ranges (highest RET,
     lowest OFF), rounded up to three decimals: a ratio above RATIO_TARGET
     never prints as the target itself."""
-    r = number(ret["kernel_insns"])[1] / number(off["kernel_insns"])[0]
+    r = parse_range(ret["kernel_insns"])[1] / parse_range(off["kernel_insns"])[0]
     return "%.3f" % (Fraction(math.ceil(r * 1000), 1000))
 
 
@@ -280,8 +270,8 @@ def over_target_text(ret, off):
     """Instructions per packet RET executes beyond RATIO_TARGET times OFF's,
     worst case of the ranges (highest RET, lowest OFF), to a tenth: what is
     left to take out; negative: the margin under the target."""
-    rhi = number(ret["kernel_insns"])[1]
-    olo = number(off["kernel_insns"])[0]
+    rhi = parse_range(ret["kernel_insns"])[1]
+    olo = parse_range(off["kernel_insns"])[0]
     return compact_signed(rhi - RATIO_TARGET * olo, True, Fraction(1, 10))
 
 
@@ -417,7 +407,7 @@ def function_row(r, names):
     insns, funcs = t0breakdown.run_values(pf)
     per_run = [sum(funcs.get(n, [0] * len(insns))[i] for n in names) for i in range(len(insns))]
     lo, hi = min(per_run), max(per_run)
-    return dict(kernel_insns=fmt(lo, hi), boots=r["boots"])
+    return dict(kernel_insns=fmt_range(lo, hi), boots=r["boots"])
 
 
 def function_cell(cid):
@@ -455,7 +445,7 @@ def function_only(resdirs, names, cells, rows, labels):
 
 
 def run_codes(runs):
-    """{kernel label: {function: digest}} of the t0/code.json (t0code.py) of
+    """{kernel label: {function: digest}} of the t0/code.json (t0/code.py) of
     RUNS, [(resdir, run)] as compare() loads them."""
     return {kernel_label(run, v): c for d, run in runs for v, c in t0code.load(d).items()}
 
@@ -529,6 +519,8 @@ def attribute_only(resdirs, codes, backends, cells, rows, labels):
         runs = run_names(resdirs)
         raise SystemExit("t0 compare: no cell of backend(s) %s counted per function in both kernels in %s"
                          % (",".join(backends), runs))
+    # "t0code.py": t0/code.py's name before t0/, as the stored commit
+    # messages and reports print it (they render again byte for byte)
     return fit(out + [
         "",
         "  (t0.py run --per-function; a range is min..max over the boots of",

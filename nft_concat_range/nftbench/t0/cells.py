@@ -47,11 +47,11 @@ need them: x86 rewrites the thunk calls into plain indirect calls and patch
 cell runs with the force-indirect knob at 0 and at 1.
 
 With t0.py run --per-function the plugin also counts the instructions per
-kernel function; t0breakdown.py turns them into the report's "where the
+kernel function; t0/breakdown.py turns them into the report's "where the
 instructions go" (retpoline against off, per function and category), and
 validate checks that they add up to each run's instructions exactly.
 
-This module: T0's cells, plan, analysis, text and checks; t0run.py boots
+This module: T0's cells, plan, analysis, text and checks; t0/run.py boots
 the kernels.  Results in DIR/t0/.
 """
 import argparse
@@ -62,13 +62,15 @@ from fractions import Fraction
 
 from tap import Tap, done  # lib/tap.py
 
-from . import guestlog, t0breakdown, t0code, t0ruleset
-from .files import read_json, write
-from .generators import (CT_HOOKS, CT_PGOPTS, element, entry_bounds, gen_dynset_rules, gen_dynset_sets,
+from .. import guestlog
+from ..files import read_json, write
+from ..generators import (CT_HOOKS, CT_PGOPTS, element, entry_bounds, gen_dynset_rules, gen_dynset_sets,
                           gen_ingress_table, gen_sets, packet, set_defs)
-from .model import BACKENDS, DEV, DYNSET_SRC, TYPES, cell, parse_cell_id
-from .plans import cell_line, group_line, rules_file, table_lines
-from .render import render_table
+from ..model import BACKENDS, DEV, DYNSET_SRC, TYPES, cell, parse_cell_id
+from ..plans import cell_line, group_line, rules_file, table_lines
+from ..render import render_table
+from . import breakdown as t0breakdown, code as t0code, ruleset as t0ruleset
+from .text import CT_LABELS, fmt, fmt_range, parse_range, short_cell
 
 SCHEMA = "nftlab-t0/2"
 # t0.json before the per-boot figures (rendered as they were then)
@@ -117,7 +119,7 @@ PROBE_TAG = "-1k"
 def ranged(cid):
     """Whether cell CID's instructions are measured as a range across
     boots rather than required to be the same (RANGED, PROBE_TAG, and a
-    ruleset of the user's: t0ruleset.py)."""
+    ruleset of the user's: t0/ruleset.py)."""
     c = parse_cell_id(cid)
     return c["backend"] in RANGED or c["tag"] == PROBE_TAG or c["type"] == "ruleset"
 
@@ -351,17 +353,6 @@ def thunk_split(calls, syms_kind):
     return ind, ret
 
 
-def fmt(x):
-    """A per-packet Fraction as printed: integers as such, else 2 decimals."""
-    if x.denominator == 1:
-        return str(x.numerator)
-    return "%.2f" % float(x)
-
-
-def fmt_range(lo, hi):
-    return fmt(lo) if lo == hi else "%s..%s" % (fmt(lo), fmt(hi))
-
-
 def analyse(resdir):
     t0dir = os.path.join(resdir, "t0")
     rawdir = os.path.join(t0dir, "raw")
@@ -440,26 +431,6 @@ def render_structure(r):
     one call more in 2000 packets must show)."""
     return dict(ind=str(r["ind"]), ret=str(r["ret"]), other=str(r["other"]),
                 calls={k: str(v) for k, v in sorted(r["calls"].items())})
-
-
-CT_LABELS = {"ctbase": "ct: netdev only", "ctonly": "ct: conntrack only", "ct": "conntrack + nft"}
-
-
-def short_cell(cid):
-    c = parse_cell_id(cid)
-    if c["type"] == "ruleset":
-        return t0ruleset.short_cell(c)
-    backend, n = c["backend"], "n%d" % c["n"]
-    if backend in ("nohook", "egress"):
-        return "egress %s" % ("no hook" if backend == "nohook" else "hook")
-    if backend == "dynset":
-        return "dynset update"
-    if backend in CT_LABELS:
-        return CT_LABELS[backend]
-    size = " %s" % c["tag"].lstrip("-") if c["tag"] else ""
-    if backend == "drop":
-        return "drop (hook only)%s" % size
-    return "%s %s%s" % (backend, n, size)
 
 
 def same_text(r, v1):
@@ -555,6 +526,8 @@ def render(t0):
             out.append("  %-18s %-8s %-9s     = %s" % ("", "", "", " ".join(
                 "%sx%d" % (v, n) for v, n in sorted(r["insns_values"].items(), key=lambda kv: Fraction(kv[0])))))
         if any(parse_cell_id(r["cell"])["tag"] == PROBE_TAG for r in moved):
+            # "t0cells.py": this module's name before t0/, as the stored
+            # reports print it (docs/results/ renders again byte for byte)
             out += textwrap.wrap("The hash n1 1k cells look the packet up in the selftest's 1001-element rhash"
                                  " set, created anew per pass: the random seed puts its key behind 0, 1, ... other"
                                  " elements of its bucket (t0cells.py PROBE_TAG); the hash n1 cells' set holds"
@@ -567,7 +540,7 @@ def render(t0):
     if t0["unstable"]:
         out += ["", "NOT EXACT: these cells counted other thunks, branches or calls in different runs:"] + \
                ["  " + u for u in t0["unstable"]]
-    out += t0ruleset.render(t0, parse_range, fmt_range)
+    out += t0ruleset.render(t0)
     out += t0breakdown.render(t0)
     return "\n".join(out)
 
@@ -590,12 +563,6 @@ def report(results, quiet=False):
     if not quiet:
         print(text)
     return 0
-
-
-def parse_range(text):
-    """(low, high) of a count as t0.json prints it ("1015", "3818.50..3872.37")."""
-    lo, _, hi = text.partition("..")
-    return Fraction(lo), Fraction(hi or lo)
 
 
 def covers(r):

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """T0's chart: per cell, stacked bars of the instructions per packet by
-where they are spent (t0breakdown.py's categories: expression dispatch,
+where they are spent (t0/breakdown.py's categories: expression dispatch,
 set lookup chain, hook entry, thunks, other), one bar per kernel and
 spectre_v2= setting, retpoline next to off, each kernel next to the
 next.  Drawn by gnuplot (plots.py), from the rows counted per function
@@ -11,11 +11,11 @@ report's categories do."""
 import json
 import os
 
-from .model import parse_cell_id
-from .plots import gnuplot_svg
-from . import t0breakdown
-from .t0cells import short_cell
-from .t0compare import kernel_label
+from ..model import parse_cell_id
+from ..plots import gnuplot_svg
+from . import breakdown as t0breakdown
+from .compare import kernel_label
+from .text import short_cell
 
 # The categories' colours, in t0breakdown.CATEGORIES' order.
 COLOURS = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#bab0ac")

@@ -20,16 +20,17 @@ Steps, each refusing with its reason before the next costs anything:
      other indirect calls before -> after with the verdict of t0.py
      compare (a delta counts where the ranges of at least 3 boots do not
      overlap), where the difference lies by function (compare
-     --attribute), and the chart (t0plot.py), in RESULTS/t0/patch.md.
+     --attribute), and the chart (t0/plot.py), in RESULTS/t0/patch.md.
 """
 import os
 import subprocess
 import sys
 
-from . import lab, t0cells, t0compare, t0plot, t0run
-from .model import parse_cell_id
-from .render import render_table
-from .t0cells import short_cell
+from .. import lab
+from ..model import parse_cell_id
+from ..render import render_table
+from . import cells as t0cells, compare as t0compare, plot as t0plot, run as t0run
+from .text import short_cell
 
 USER_SERIES = os.path.join(lab.TOP, "kernel", "series", "user-series")
 VARIANT = {"base": "baseline", "ours": "patched"}
@@ -144,7 +145,7 @@ def run(args):
 
 
 class Args:
-    """t0run.run's arguments (cli.t0_main's run parser, as attributes)."""
+    """t0run.run's arguments (t0/cli.py's run parser, as attributes)."""
 
     def __init__(self, **kw):
         self.__dict__.update(kw)

@@ -32,9 +32,10 @@ import ipaddress
 import os
 import re
 
-from .files import write
-from .model import cell
-from .render import render_table
+from ..files import write
+from ..model import cell
+from ..render import render_table
+from .text import fmt_range, parse_range
 
 # SPEC keys: what each one sets, and its default (None: required).
 SPEC_KEYS = {
@@ -197,15 +198,9 @@ def write_group_files(plandir, g):
     return setsf, rulesf
 
 
-def short_cell(c):
-    """The report's name of a ruleset cell (parse_cell_id() fields C)."""
-    return "%s: %s" % (c["tag"].lstrip("-"), "no ruleset" if c["backend"] == "none" else "ruleset")
-
-
-def render(t0, parse_range, fmt_range):
+def render(t0):
     """The report's lines on the rulesets of T0 (a run with run.json's
-    "rulesets"): what each costs per packet, kernel by kernel.  PARSE_RANGE
-    and FMT_RANGE: t0cells' (a count as t0.json prints it, and back)."""
+    "rulesets"): what each costs per packet, kernel by kernel."""
     rulesets = t0["run"].get("rulesets")
     if not rulesets:
         return []

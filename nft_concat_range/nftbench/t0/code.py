@@ -58,7 +58,7 @@ def digest(disassembly):
 
 def digests(vmlinux, functions, names):
     """{name: digest} of the functions NAMES of VMLINUX (FUNCTIONS:
-    t0run.parse_functions() of its nm text); names it has no function of are
+    symbols.parse_functions() of its nm text); names it has no function of are
     left out."""
     where = {name: (addr, size) for addr, size, name in functions}
     out = {}
