@@ -18,8 +18,9 @@ A program never numbers on from another: a caller that runs several in
 one stream nests each one's TAP under a line of its own (lib/tap.sh
 tap_sub, the kselftest way).
 
-A user puts lib/ first on sys.path, found from its own __file__ as it
-finds the rest of the checkout, and imports tap."""
+A user runs lib/bootstrap.py first, found from its own __file__ as it
+finds the rest of the checkout (it puts lib/ and the checkout's other
+Python directories on sys.path), and imports tap."""
 import importlib.util
 import os
 import sys

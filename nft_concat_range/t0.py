@@ -6,9 +6,10 @@ analysis, run.py its runner, cli.py these options).  Subcommands: run,
 patch, plot, report, validate, code, compare.  Unit tests:
 tests/unit/test_t0*.py."""
 import os
+import runpy
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+runpy.run_path(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "lib", "bootstrap.py"))
 from nftbench.t0.cli import main  # noqa: E402
 
 if __name__ == "__main__":

@@ -47,14 +47,10 @@ module per table (T1..T7: cells, analysis, text, chart, expected shape);
 T0 (exact counts, not a bench table) is the subpackage t0/, whose
 docstring lists its modules.  Entry points: ../bench (the run and its
 subcommands) and ../t0.py.  The TAP lines of validate come from the
-project's library, lib/tap.py.
+project's library, lib/tap.py, which the scripts put on sys.path
+(lib/bootstrap.py); the package itself edits no sys.path.
 
 Imports go one way, down: cli -> host -> report -> t0 -> plans, tables
 -> analysis, generators, model, ...; no module imports one that imports
 it back, and none imports inside a function (tests/unit/test_imports.py).
 """
-import os
-import sys
-
-# lib/ of the checkout (lib/tap.py), two levels above this package
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "lib"))

@@ -34,14 +34,14 @@ live ones must match.  Output: TAP, the report (JSON) in --report.
 import argparse
 import json
 import os
+import runpy
 import socket
 import subprocess
 import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+runpy.run_path(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "lib", "bootstrap.py"))
 from tap import Tap, done  # noqa: E402
 from faults import failslab_ready, nft, run_once  # noqa: E402
 from relab import report as relab_report  # noqa: E402

@@ -24,13 +24,13 @@ scans after all tests.  Output: TAP, the report (JSON) in --report.
 import argparse
 import json
 import os
+import runpy
 import subprocess
 import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+runpy.run_path(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "lib", "bootstrap.py"))
 from relab import report as relab_report  # noqa: E402
 from tap import Tap, done  # noqa: E402
 

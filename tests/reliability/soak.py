@@ -31,12 +31,12 @@ import ipaddress
 import os
 import random
 import re
+import runpy
 import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+runpy.run_path(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "lib", "bootstrap.py"))
 from relab import model, nftio, report as relab_report  # noqa: E402
 from relab.pktgen import Pktgen, ensure_loaded, receive_device  # noqa: E402
 from tap import Tap, done  # noqa: E402

@@ -22,9 +22,10 @@ to inject are not reports.
 import json
 import os
 import re
+import runpy
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+runpy.run_path(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "lib", "bootstrap.py"))
 from tap import Tap, done  # noqa: E402
 
 # checker -> the option that makes the kernel report it (None: every kernel)

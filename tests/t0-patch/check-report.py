@@ -10,10 +10,11 @@ more or fewer with =off, per call of the function the sample changed
 the chart is there."""
 import json
 import os
+import runpy
 import sys
 from fractions import Fraction
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+runpy.run_path(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "lib", "bootstrap.py"))
 from tap import Tap, done  # noqa: E402
 
 SAMPLES = {"add": ("nft_do_chain", 1), "remove": ("nft_objref_eval", -1)}

@@ -10,11 +10,12 @@ tests/unit/test_check_direct_calls.py [-v]."""
 import io
 import os
 import re
+import runpy
 import sys
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "kernel", "checks"))
+runpy.run_path(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "lib", "bootstrap.py"))
 from direct_calls import cli, relocs, report  # noqa: E402
 from direct_calls.classify import Event, classify  # noqa: E402
 from direct_calls.image import Image, parse_nm  # noqa: E402

@@ -12,6 +12,7 @@ runs it with every tests/unit/test_*.py, step units), or python3
 tests/unit/test_check_tap.py [-v]."""
 import io
 import os
+import runpy
 import subprocess
 import sys
 import tempfile
@@ -20,7 +21,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 LIB = os.path.normpath(os.path.join(HERE, "..", "..", "lib"))
-sys.path.insert(0, LIB)
+runpy.run_path(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "lib", "bootstrap.py"))
 import tap  # noqa: E402
 
 

@@ -14,12 +14,13 @@ python3 tests/unit/test_env_table.py: TAP (lib/tap.py); -v: unittest's own
 runner."""
 import os
 import re
+import runpy
 import subprocess
 import sys
 import unittest
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(TOP, "lib"))
+runpy.run_path(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "lib", "bootstrap.py"))
 import tap  # noqa: E402
 
 README = os.path.join(TOP, "README.md")

@@ -3,9 +3,11 @@
 """Unit tests of how the performance suite imports (issue #54, item 2):
 the import graph of its package (nft_concat_range/nftbench/, read with
 ast, nothing imported) has no circle; every import of the suite's Python
-files (the package, its scripts, guest/) sits at the top level of its
-module, none inside a function, a class or an if; the T0 modules import
-only those listed before them in t0/__init__.py.
+files (the package, its scripts, guest/) and of the unit tests sits at
+the top level of its module, none inside a function, a class or an if;
+the T0 modules import only those listed before them in t0/__init__.py.
+No Python file of the tree edits sys.path but lib/bootstrap.py, and the
+directories it puts there hold no two modules of one name.
 
 A circle is a module that needs, through its imports, a module that
 needs it: cli -> host -> cli was one (host ran t0.py through cli), and
@@ -18,15 +20,17 @@ runner."""
 import ast
 import os
 import re
+import runpy
 import subprocess
 import sys
 import unittest
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(TOP, "lib"))
+runpy.run_path(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "lib", "bootstrap.py"))
 import tap  # noqa: E402
 
 SUITE = os.path.join(TOP, "nft_concat_range")
+BOOTSTRAP = os.path.join(TOP, "lib", "bootstrap.py")
 PACKAGE = "nftbench"
 T0_DOC_RE = re.compile(r"^  ([a-z_]+) {2,}\S", re.M)
 
@@ -44,11 +48,12 @@ def is_python(path):
     return first.startswith(b"#!") and b"python" in first
 
 
-def suite_files():
-    """The suite's Python files, tracked or new (not ignored)."""
-    out = subprocess.run(["git", "-C", TOP, "ls-files", "-z", "-co", "--exclude-standard", "nft_concat_range"],
+def python_files(*dirs):
+    """The Python files of the tree (under DIRS), tracked or new (not
+    ignored), build/ aside: those tests/pyflakes.sh checks."""
+    out = subprocess.run(["git", "-C", TOP, "ls-files", "-z", "-co", "--exclude-standard", "--"] + list(dirs),
                          check=True, stdout=subprocess.PIPE).stdout.decode()
-    paths = [os.path.join(TOP, f) for f in out.split("\0") if f]
+    paths = [os.path.join(TOP, f) for f in out.split("\0") if f and not f.startswith("build/")]
     return sorted(p for p in paths if os.path.isfile(p) and is_python(p))
 
 
@@ -145,6 +150,43 @@ def nested_imports(path):
             if isinstance(n, (ast.Import, ast.ImportFrom)) and id(n) not in top]
 
 
+SYS_PATH_EDITS = ("insert", "append", "extend", "remove", "pop", "clear", "__setitem__")
+
+
+def is_sys_path(node):
+    return (isinstance(node, ast.Attribute) and node.attr == "path" and isinstance(node.value, ast.Name)
+            and node.value.id == "sys")
+
+
+def sys_path_edits(path):
+    """["LINE: ..."] of the statements of PATH that change sys.path: a call
+    of one of its list methods, an assignment to it or to a slice of it,
+    site.addsitedir()."""
+    out = []
+    for n in ast.walk(parse(path)):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+            if ((is_sys_path(n.func.value) and n.func.attr in SYS_PATH_EDITS) or
+                    (n.func.attr == "addsitedir" and isinstance(n.func.value, ast.Name) and n.func.value.id == "site")):
+                out.append("%d: %s" % (n.lineno, ast.unparse(n)))
+        targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(n, ast.AugAssign) else []
+        for t in targets:
+            if is_sys_path(t) or (isinstance(t, ast.Subscript) and is_sys_path(t.value)):
+                out.append("%d: %s" % (n.lineno, ast.unparse(n)))
+    return sorted(out, key=lambda e: int(e.split(":")[0]))
+
+
+def top_level_names(d):
+    """The names a directory on sys.path offers to import: its modules
+    (NAME.py) and packages (NAME/__init__.py)."""
+    names = set()
+    for f in os.listdir(d):
+        if f.endswith(".py") and f[:-3].isidentifier():
+            names.add(f[:-3])
+        elif f.isidentifier() and os.path.isfile(os.path.join(d, f, "__init__.py")):
+            names.add(f)
+    return names
+
+
 class Graph(unittest.TestCase):
     """The package's import graph."""
 
@@ -197,12 +239,50 @@ class Nested(unittest.TestCase):
             os.unlink(path)
 
     def test_suite_files(self):
-        """every import of the suite's Python files (package, scripts, guest/) is at its module's top level"""
-        files = suite_files()
+        """every import of the suite's Python files (package, scripts, guest/) and unit tests is at its top level"""
+        files = python_files("nft_concat_range", "tests/unit")
         self.assertIn(os.path.join(SUITE, "bench"), files)
         self.assertIn(os.path.join(SUITE, "guest", "commit-cost.py"), files)
         bad = ["%s:%s" % (os.path.relpath(p, TOP), line) for p in files for line in nested_imports(p)]
         self.assertEqual(bad, [])
+
+
+class Bootstrap(unittest.TestCase):
+    """lib/bootstrap.py, the one place that edits sys.path."""
+
+    def test_finds_edits(self):
+        """sys.path.insert, .append, a slice assignment and site.addsitedir are found; reading sys.path is not"""
+        src = ("import site\nimport sys\n\nsys.path.insert(0, 'a')\nsys.path.append('b')\nsys.path[1:1] = ['c']\n"
+               "site.addsitedir('d')\nprint(sys.path[0], 'x' in sys.path)\n")
+        path = os.path.join(TOP, "build", "test_imports_syspath.py")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(src)
+        try:
+            self.assertEqual([e.split(":")[0] for e in sys_path_edits(path)], ["4", "5", "6", "7"])
+        finally:
+            os.unlink(path)
+
+    def test_only_the_bootstrap(self):
+        """no Python file of the tree edits sys.path but lib/bootstrap.py"""
+        bad = ["%s:%s" % (os.path.relpath(p, TOP), e) for p in python_files()
+               if p != BOOTSTRAP for e in sys_path_edits(p)]
+        self.assertEqual(bad, [])
+        self.assertNotEqual(sys_path_edits(BOOTSTRAP), [], "the bootstrap itself does edit it")
+
+    def test_roots(self):
+        """the bootstrap's directories exist; no two of them, or one and the stdlib, offer one module name"""
+        roots = runpy.run_path(BOOTSTRAP)["ROOTS"]
+        seen = {}
+        for r in roots:
+            d = os.path.join(TOP, r)
+            self.assertTrue(os.path.isdir(d), r)
+            for name in sorted(top_level_names(d)):
+                self.assertNotIn(name, seen, "%s: in %s and %s" % (name, seen.get(name), r))
+                self.assertNotIn(name, sys.stdlib_module_names, "%s/%s shadows the standard library's" % (r, name))
+                seen[name] = r
+        self.assertIn("nftbench", seen)
+        self.assertIn("tap", seen)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ runner."""
 import glob
 import os
 import re
+import runpy
 import shutil
 import subprocess
 import sys
@@ -20,7 +21,7 @@ import tempfile
 import unittest
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(TOP, "lib"))
+runpy.run_path(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "lib", "bootstrap.py"))
 import tap  # noqa: E402
 
 RUN_CHECK = os.path.join(TOP, "tests", "run-check")

@@ -8,13 +8,15 @@ runner."""
 import io
 import json
 import os
+import runpy
 import sys
 import tempfile
 import unittest
 from contextlib import redirect_stdout
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "reliability"))
+runpy.run_path(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "lib", "bootstrap.py"))
+import tap  # noqa: E402
 import splats  # noqa: E402
 
 RULE = "[   10.1] " + "=" * 66
@@ -127,5 +129,4 @@ class Kasan(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    import tap
     sys.exit(tap.run_file(__file__))

@@ -9,13 +9,15 @@ python3 tests/unit/test_suite_guestlog.py: TAP (lib/tap.py,
 nested in bench-quick's stream); -v: unittest's own runner."""
 import json
 import os
+import runpy
 import subprocess
 import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "nft_concat_range"))
+runpy.run_path(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "lib", "bootstrap.py"))
+import tap  # noqa: E402
 from nftbench import guestlog  # noqa: E402
 from nftbench.model import cell  # noqa: E402
 
@@ -110,6 +112,4 @@ class Unknown(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
-    import tap
     sys.exit(tap.run_file(__file__))

@@ -10,13 +10,15 @@ python3 tests/unit/test_suite_host.py: TAP (lib/tap.py,
 nested in bench-quick's stream); -v: unittest's own runner."""
 import json
 import os
+import runpy
 import shutil
 import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "nft_concat_range"))
+runpy.run_path(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "lib", "bootstrap.py"))
+import tap  # noqa: E402
 from nftbench import cli, host, lab, runlog  # noqa: E402
 from nftbench.files import write  # noqa: E402
 from nftbench.report import report  # noqa: E402
@@ -199,6 +201,4 @@ class FakeRun(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
-    import tap
     sys.exit(tap.run_file(__file__))

@@ -9,6 +9,7 @@ nested in bench-quick's stream); -v: unittest's own runner."""
 import json
 import os
 import re
+import runpy
 import shlex
 import shutil
 import subprocess
@@ -18,7 +19,8 @@ import unittest
 from dataclasses import replace
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "nft_concat_range"))
+runpy.run_path(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "lib", "bootstrap.py"))
+import tap  # noqa: E402
 from nftbench import loads  # noqa: E402
 from nftbench.generators import (CT_HOOKS, element, entry_bounds, fmt_addr6, gen_ct_rules, gen_rules,  # noqa: E402
                                  gen_sets, lookup_expr, packet, set_defs)
@@ -207,6 +209,4 @@ class NftlabGen(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
-    import tap
     sys.exit(tap.run_file(__file__))

@@ -11,6 +11,7 @@ import json
 import os
 import random
 import re
+import runpy
 import shutil
 import subprocess
 import sys
@@ -18,7 +19,8 @@ import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "nft_concat_range"))
+runpy.run_path(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "lib", "bootstrap.py"))
+import tap  # noqa: E402
 from nftbench import basecmp, loads, runlog  # noqa: E402
 from nftbench.analysis import Cells, aa_state, noise_floor  # noqa: E402
 from nftbench.drift import drift_text  # noqa: E402
@@ -27,8 +29,6 @@ from nftbench.model import TYPES  # noqa: E402
 from nftbench.render import header_text, noise_lines  # noqa: E402
 from nftbench.report import Report, report  # noqa: E402
 from nftbench.tables import ALL_TABLES, TABLES  # noqa: E402
-
-sys.path.insert(0, HERE)
 from synth import synth_results  # noqa: E402
 
 BENCH = os.path.join(HERE, "..", "..", "nft_concat_range", "bench")
@@ -409,6 +409,4 @@ class Synthetic(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
-    import tap
     sys.exit(tap.run_file(__file__))

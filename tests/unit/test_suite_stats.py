@@ -9,13 +9,15 @@ nested in bench-quick's stream); -v: unittest's own runner."""
 import math
 import os
 import random
+import runpy
 import shutil
 import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "nft_concat_range"))
+runpy.run_path(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "lib", "bootstrap.py"))
+import tap  # noqa: E402
 from nftbench.stats import (linfit, mean_ci, median, median_ci, parse_ministat_difference, pooled_t,  # noqa: E402
                             prediction_interval, run_ministat, stdev, t_two_sided)
 
@@ -138,6 +140,4 @@ class Ministat(Close, unittest.TestCase):
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
-    import tap
     sys.exit(tap.run_file(__file__))

@@ -9,13 +9,15 @@ runner."""
 import io
 import json
 import os
+import runpy
 import sys
 import tempfile
 import unittest
 from contextlib import redirect_stdout
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "reliability"))
+runpy.run_path(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "lib", "bootstrap.py"))
+import tap  # noqa: E402
 import summary  # noqa: E402
 
 # What guest-hookstress.sh wrote in a passing run (numbers distinct, so
@@ -88,6 +90,4 @@ class Hookstress(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
-    import tap  # noqa: E402
     sys.exit(tap.run_file(__file__))

@@ -11,13 +11,15 @@ import contextlib
 import io
 import json
 import os
+import runpy
 import sys
 import tempfile
 import unittest
 from fractions import Fraction
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "nft_concat_range"))
+runpy.run_path(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "lib", "bootstrap.py"))
+import tap  # noqa: E402
 from nftbench import generators, lab, model  # noqa: E402
 from nftbench.t0 import cells as t0cells, symbols as t0symbols, text as t0text  # noqa: E402
 
@@ -427,6 +429,4 @@ class Validate(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
-    import tap
     sys.exit(tap.run_file(__file__))

@@ -12,14 +12,15 @@ import contextlib
 import io
 import json
 import os
+import runpy
 import sys
 import tempfile
 import unittest
 from fractions import Fraction
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "nft_concat_range"))
-sys.path.insert(0, HERE)
+runpy.run_path(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "lib", "bootstrap.py"))
+import tap  # noqa: E402
 from nftbench.t0 import breakdown as t0breakdown, cells as t0, symbols as t0symbols  # noqa: E402
 import test_t0 as base  # noqa: E402  (its synthetic boots)
 
@@ -279,6 +280,4 @@ class Categories(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
-    import tap
     sys.exit(tap.run_file(__file__))

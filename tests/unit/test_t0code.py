@@ -10,13 +10,15 @@ import contextlib
 import io
 import json
 import os
+import runpy
 import shutil
 import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "nft_concat_range"))
+runpy.run_path(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "lib", "bootstrap.py"))
+import tap  # noqa: E402
 from nftbench.t0 import cells as t0cells, code as t0code  # noqa: E402
 
 # one function as objdump -d -w prints it, linked at one address
@@ -116,6 +118,4 @@ class Validate(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
-    import tap
     sys.exit(tap.run_file(__file__))

@@ -10,12 +10,14 @@ python3 tests/unit/test_t0compare.py: TAP (lib/tap.py,
 nested in tests/lab/t0-quick.sh's stream); -v: unittest's own runner."""
 import json
 import os
+import runpy
 import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "nft_concat_range"))
+runpy.run_path(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "lib", "bootstrap.py"))
+import tap  # noqa: E402
 from nftbench.t0 import compare as t0compare  # noqa: E402
 
 THREE = dict(rounds=3, reps=1)
@@ -562,6 +564,4 @@ class Summary(Stored):
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
-    import tap
     sys.exit(tap.run_file(__file__))

@@ -11,6 +11,7 @@ QEMU: a small git tree stands in for the base tree.
 python3 tests/unit/test_t0patch.py: TAP (lib/tap.py); -v: unittest's own
 runner."""
 import os
+import runpy
 import shutil
 import subprocess
 import sys
@@ -19,9 +20,8 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.join(HERE, "..", "..")
-sys.path.insert(0, os.path.join(TOP, "nft_concat_range"))
-sys.path.insert(0, os.path.join(TOP, "kernel", "series"))
-sys.path.insert(0, os.path.join(TOP, "kernel", "builder"))
+runpy.run_path(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "lib", "bootstrap.py"))
+import tap  # noqa: E402
 from nftbench.t0 import cells as t0cells, patch as t0patch, plot as t0plot, run as t0run  # noqa: E402
 import build_error  # noqa: E402
 import user_series  # noqa: E402
@@ -371,6 +371,4 @@ class NotBuilt(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
-    import tap
     sys.exit(tap.run_file(__file__))

@@ -8,12 +8,14 @@ python3 tests/unit/test_t0ruleset.py: TAP (lib/tap.py); -v: unittest's own
 runner."""
 import json
 import os
+import runpy
 import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "nft_concat_range"))
+runpy.run_path(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "lib", "bootstrap.py"))
+import tap  # noqa: E402
 from nftbench.t0 import cells as t0cells, ruleset as t0ruleset, text as t0text  # noqa: E402
 
 CORPUS = os.path.join(HERE, "..", "corpus")
@@ -184,6 +186,4 @@ class Render(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
-    import tap
     sys.exit(tap.run_file(__file__))

@@ -66,11 +66,6 @@ symbols missing, or a usage error).
 
 Unit tests: tests/unit/test_check_direct_calls.py, on the objdump
 snippets of tests/unit/fixtures/direct-calls/.  The TAP lines come from
-the project's library, lib/tap.py.
+the project's library, lib/tap.py, which the program's __main__.py puts on
+sys.path (lib/bootstrap.py); the package itself edits no sys.path.
 """
-import os
-import sys
-
-# lib/ of the checkout (lib/tap.py), three levels above this package
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))), "lib"))

@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 """python3 kernel/checks/direct_calls ARGS: the check-direct-calls program."""
 import os
+import runpy
 import signal
 import sys
 
-if not __package__:
-    # run by its directory's path: the package is importable from its parent
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
+# run by its directory's path, the package is importable from its parent,
+# kernel/checks/, which lib/bootstrap.py puts on sys.path with lib/ (tap)
+runpy.run_path(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "..", "lib", "bootstrap.py"))
 from direct_calls.cli import main  # noqa: E402
 
 # a reader that stops early (| head) ends the program as it ends a shell tool
