@@ -43,7 +43,7 @@ def log(msg):
 
 def settings(mode, tables, rounds=None, reps=None, duration=None, selftest=None):
     """The run's parameters: the mode's defaults where the options left
-    them unset; T0 (counted by t0run, not timed) apart from the timed tables."""
+    them unset; T0 (counted by t0/run.py, not timed) apart from the timed tables."""
     d = MODES[mode]
     if tables is None:
         tables = (["T0"] if mode != "quick" else []) + list(ALL_TABLES)

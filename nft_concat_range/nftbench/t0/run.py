@@ -194,7 +194,7 @@ def label_arg(text):
 
 
 def run(args):
-    """t0.py run: every boot of ARGS (see cli.t0_main), then the report."""
+    """t0.py run: every boot of ARGS (see t0/cli.py), then the report."""
     variants = args.variants.split(",")
     labels = dict(args.label)
     for v in labels:
