@@ -42,6 +42,13 @@ checkpatch_series
 set_base 7.3
 "$top/kernel/builder/fetch-base" 2>/dev/null || tap_bail "no 7.3 base tree"
 checkpatch_series
+# Patch 7's lookup keys: its search against a memcmp() scan, in userspace
+# under ASan and UBSan, on the 7.3 tree of the current series.
+report="$top/build/check/rbtree-keys.tap"
+"$top/kernel/checks/rbtree-keys/check" > "$report" 2>&1
+rc=$?
+tap_forward "rbtree-keys: " "$report"
+tap_result "kernel/checks/rbtree-keys passed on the 7.3 patched series" "$rc"
 set_base 6.12
 
 # The lab knob's name has one owner, kernel/series/force-indirect-sysctl:

@@ -210,12 +210,15 @@ def check_t0_compare(tap, tmp, name, src, d):
 
 def check_commit_cost(tap, tmp, name, src):
     d = copy_run(src, tmp)
-    for f in ("report.md", "excerpt.txt"):
+    # excerpt-posting.txt: runs stored since it was added
+    rendered = [f for f in ("report.md", "excerpt.txt", "excerpt-posting.txt")
+                if f != "excerpt-posting.txt" or os.path.exists(os.path.join(src, f))]
+    for f in rendered:
         if os.path.exists(os.path.join(d, f)):
             os.remove(os.path.join(d, f))
-    check_render(tap, "%s: report.md and excerpt.txt render again (commit-cost --render)" % name,
+    check_render(tap, "%s: %s render again (commit-cost --render)" % (name, " and ".join(rendered)),
                  [sys.executable, COMMIT_COST, "--render", d],
-                 [(os.path.join(d, f), os.path.join(src, f)) for f in ("report.md", "excerpt.txt")])
+                 [(os.path.join(d, f), os.path.join(src, f)) for f in rendered])
 
 
 def check_userspace_bench(tap, tmp, name, src):

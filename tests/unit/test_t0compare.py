@@ -509,6 +509,35 @@ class Posting(Stored):
         self.assertNotIn("t0-b", text)
 
 
+class Rounded(Stored):
+    """compare --backends: where ranges widened to whole instructions look
+    as if they overlapped but the counts do not, the legend says that the
+    delta is taken before rounding."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.a = store(cls.top, "t0-d1", THREE, [
+            row("T0/net_port/dynset/n1/k-", "baseline", "retpoline", "-", "971.40..972.80", "3"),
+            row("T0/net_port/hash/n1/k-", "baseline", "retpoline", "-", "1015", "2")])
+        cls.b = store(cls.top, "t0-d2", THREE, [
+            row("T0/net_port/dynset/n1/k0", "patched", "retpoline", "0", "973.00..973.90", "2"),
+            row("T0/net_port/hash/n1/k0", "patched", "retpoline", "0", "1029", "0")])
+
+    def test_rounding_said(self):
+        """971.4..972.8 against 973.0..973.9 shows as 971..973 and 973..974:
+        the delta counts, and the legend says it is taken before rounding"""
+        text = t0compare.compare([self.a, self.b], backends=["dynset"])
+        self.assertEqual(line_of(text, "  dynset")[2:], ["971..973 / 3", "973..974 / 2", "+0.2..+2.5"])
+        self.assertIn("the ranges before rounding", text)
+
+    def test_plain_legend_otherwise(self):
+        """a table without such a row keeps the shorter legend"""
+        text = t0compare.compare([self.a, self.b], backends=["hash"])
+        self.assertEqual(line_of(text, "  hash n1")[2:4], ["1015 / 2", "1029 / 0"])
+        self.assertNotIn("before rounding", text)
+
+
 class Summary(Stored):
     """compare --summary: a cover letter's table, before -> after."""
 

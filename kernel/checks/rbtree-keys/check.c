@@ -50,20 +50,21 @@ static void random_key(u8 *key, u32 len, u32 alphabet)
 }
 
 /* nft_rbtree_commit()'s loop over the elements in ascending order */
-static u32 build(struct nft_array_interval *iv, u32 max,
+static u32 build(const struct nft_set *set, struct nft_array *a,
 		 const struct elem *e, struct nft_set_ext *ext, u32 n)
 {
-	u32 num = 0, i;
+	struct nft_array_interval *iv = a->intervals;
+	u32 num = 0, i, max = a->max_intervals;
 
 	for (i = 0; i < n; i++) {
 		if (!e[i].end)
-			iv[num].from = &ext[i];
+			nft_array_set_from(set, a, num, &ext[i]);
 		else
-			iv[num++].to = &ext[i];
+			nft_array_set_to(set, a, num++, &ext[i]);
 		if (num >= max)
 			return num;
 		if (i + 1 < n && !e[i].end && !e[i + 1].end && iv[num].from)
-			iv[num++].to = &ext[i + 1];
+			nft_array_set_to(set, a, num++, &ext[i + 1]);
 		if (num >= max)
 			return num;
 	}
@@ -90,18 +91,18 @@ int main(int argc, char **argv)
 {
 	long iters = argc > 1 ? atol(argv[1]) : 100000, it;
 	long fast = 0, hits = 0, wrong = 0, slow_wellformed = 0;
+	long sizes[3] = {};
 
 	srandom(argc > 2 ? atoi(argv[2]) : 1);
 	for (it = 0; it < iters; it++) {
-		struct nft_array_interval iv[MAX_ELEMS + 2] = {};
-		u64 keys[2 * 2 * (MAX_ELEMS + 2)];
 		struct nft_set_ext ext[MAX_ELEMS];
 		struct elem e[MAX_ELEMS];
 		u32 alphabet = rnd() % 2 ? 3 : 255;
 		bool wellformed = rnd() % 2;
-		u32 n, m, i, q, last, max = MAX_ELEMS + 1;
+		u32 n, m, i, q, max = MAX_ELEMS + 1;
+		struct nft_array_interval *iv;
 		struct nft_set set;
-		struct nft_array a = {};
+		struct nft_array *a;
 
 		klen = 1 + rnd() % 16;
 		set.klen = klen;
@@ -140,28 +141,27 @@ int main(int argc, char **argv)
 		for (i = 0; i < n; i++)
 			memcpy(ext[i].key, e[i].key, sizeof(e[i].key));
 
-		a.num_intervals = build(iv, max, e, ext, n);
-		a.max_intervals = max;
-		a.intervals = iv;
-		a.key_words = nft_array_key_words(&set);
-		last = klen - (a.key_words - 1) * sizeof(u64);
-		a.key_mask = U64_MAX << (BITS_PER_BYTE * (sizeof(u64) - last));
-		a.from_keys = keys;
-		a.to_keys = keys + (size_t)max * a.key_words;
-		nft_array_keys_fill(&set, &a);
-		if (wellformed && !a.keys_sorted) {
-			slow_wellformed++;
+		a = nft_array_alloc(&set, max);
+		if (!a) {
+			printf("Bail out! out of memory\n");
+			return 1;
+		}
+		iv = a->intervals;
+		a->num_intervals = build(&set, a, e, ext, n);
+		nft_array_keys_check(a);
+		if (!a->keys_sorted) {
+			if (wellformed)
+				slow_wellformed++;
+			__nft_array_free(a);
 			continue;
 		}
-		if (!a.keys_sorted)
-			continue;
 		fast++;
+		sizes[a->key_size == 4 ? 0 : a->key_size == 8 ? 1 : 2]++;
 
 		for (q = 0; q < 64; q++) {
 			const struct nft_array_interval *want, *got;
 			u32 regs[16];
 			u8 *kb = (u8 *)regs;
-			u64 w[2];
 
 			for (i = 0; i < sizeof(regs); i++)
 				kb[i] = rnd();
@@ -176,24 +176,26 @@ int main(int argc, char **argv)
 				random_key(kb, klen, alphabet);
 			}
 
-			want = linear(iv, a.num_intervals, kb);
-			nft_array_key(&a, regs, klen, w);
-			got = a.key_words == 1 ? nft_array_search_word(&a, w[0]) :
-						 nft_array_search_words(&a, w);
+			want = linear(iv, a->num_intervals, kb);
+			got = nft_array_search(a, regs, klen);
 			if (want)
 				hits++;
 			if (want != got && wrong++ < 5)
 				printf("# iteration %ld: key length %u, %u intervals: want %ld, got %ld\n",
-				       it, klen, a.num_intervals,
+				       it, klen, a->num_intervals,
 				       want ? want - iv : -1L, got ? got - iv : -1L);
 		}
+		__nft_array_free(a);
 	}
-	printf("1..2\n");
-	printf("# %ld arrays, %ld with sorted keys, %ld lookups that match\n",
-	       iters, fast, hits);
+	printf("1..3\n");
+	printf("# %ld arrays, %ld with sorted keys (of 4, 8, 16 bytes: %ld, %ld, %ld), %ld lookups that match\n",
+	       iters, fast, sizes[0], sizes[1], sizes[2], hits);
 	printf("%s 1 - the keys' search finds the interval a linear scan with memcmp() finds (%ld differ)\n",
 	       wrong ? "not ok" : "ok", wrong);
 	printf("%s 2 - arrays of well-formed intervals take the keys' search (%ld do not)\n",
 	       slow_wellformed ? "not ok" : "ok", slow_wellformed);
-	return wrong || slow_wellformed;
+	/* each size of kept key was searched */
+	printf("%s 3 - keys kept as 4, 8 and 16 bytes were all searched\n",
+	       sizes[0] && sizes[1] && sizes[2] ? "ok" : "not ok");
+	return wrong || slow_wellformed || !(sizes[0] && sizes[1] && sizes[2]);
 }

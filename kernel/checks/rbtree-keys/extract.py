@@ -3,8 +3,8 @@
 """Usage: extract.py NFT_SET_RBTREE_C OUT_H
 
 Copies, from a 7.3 tree's net/netfilter/nft_set_rbtree.c with series
-patch 7, the array structs and the functions that build and search its
-lookup keys, for check.c to compile in userspace against shim.h.  Exits 4
+patch 7, the array structs and the functions that allocate the array,
+store and check its lookup keys and search it, for check.c to compile in userspace against shim.h.  Exits 4
 (skip) when the file has no lookup keys (a tree without patch 7)."""
 import sys
 
@@ -13,12 +13,19 @@ STRUCTS = ("struct nft_array_interval {", "#define NFT_ARRAY_KEY_WORDS_MAX",
 FUNCS = ("static int nft_array_lookup_cmp(", "static u32 nft_array_key_words(",
          "static __always_inline u64 nft_array_key_word(",
          "static __always_inline void nft_array_key(",
-         "nft_array_search_word(const struct nft_array *array, u64 key)",
+         "static __always_inline bool nft_array_word_le(",
+         "nft_array_search_word(const struct nft_array *array, u64 key, u32 size)",
          "static bool nft_array_words_le(",
          "nft_array_search_words(const struct nft_array *array, const u64 *key)",
          "nft_array_search_elems(const struct nft_array *array,",
-         "static void nft_array_key_fill(", "static bool nft_array_key_le(",
-         "static void nft_array_keys_fill(")
+         "nft_array_search(const struct nft_array *array, const u32 *key, u32 klen)",
+         "static int nft_array_intervals_alloc(",
+         "static struct nft_array *nft_array_alloc(",
+         "static void __nft_array_free(",
+         "static void nft_array_words_store(", "static void nft_array_words_load(",
+         "static void nft_array_key_store(", "static void nft_array_set_from(",
+         "static void nft_array_set_to(", "static bool nft_array_key_le(",
+         "static void nft_array_keys_check(")
 
 
 def block(src, start, end):

@@ -19,6 +19,15 @@ typedef uint32_t __be32;
 #define __always_inline inline __attribute__((always_inline))
 #define noinline __attribute__((noinline))
 #define likely(x) (x)
+#define unlikely(x) (x)
+#define ENOMEM 12
+#define GFP_KERNEL_ACCOUNT 0
+/* userspace allocations, so that ASan sees the array and its keys */
+#define kzalloc_obj(obj, gfp) calloc(1, sizeof(obj))
+#define kvmalloc_array(n, size, gfp) malloc((size_t)(n) * (size))
+#define array_size(a, b) ((size_t)(a) * (b))
+#define kvfree(p) free(p)
+#define kfree(p) free(p)
 #define U64_MAX UINT64_MAX
 #define BITS_PER_BYTE 8
 #define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))

@@ -192,6 +192,24 @@ def compact_cell(r):
     return "-" if r is None else "%s / %s" % (compact(r["kernel_insns"]), r["indirect_thunks"])
 
 
+def hides_gap(rs):
+    """Whether ranges in whole instructions (compact()) make the first
+    kernel's range and a later one's in the row RS look as if they
+    overlapped when the counts do not (delta_verdict() proves the
+    difference): the legend must then say that deltas are taken on the
+    counts before rounding.  A tenth would show the gap, but the table
+    would no longer fit a commit message."""
+    a = rs[0]
+    for b in rs[1:]:
+        if a is None or b is None or delta_verdict(a, b)[2] is not None:
+            continue
+        alo, ahi = number(a["kernel_insns"])
+        blo, bhi = number(b["kernel_insns"])
+        if widened(blo, False) <= widened(ahi, True) and widened(bhi, True) >= widened(alo, False):
+            return True
+    return False
+
+
 def compact_signed(x, up, step=1):
     """widened() with its sign; STEP 1/10: one decimal."""
     n = widened(x, up, step)
@@ -240,16 +258,27 @@ def cells_only(resdirs, backends, cells, rows, labels):
     message of one patch quotes, its kernel against the one before it.
     Ranges in whole instructions (compact()), lines within MESSAGE_WIDTH."""
     out = ["  instructions / retpoline thunks per packet"] + runs_lines(resdirs) + [""]
-    table = [[short_cell(c), m] + [compact_cell(rows.get((c, m, lab))) for lab in labels]
-             + [compact_delta(rows.get((c, m, labels[0])), rows.get((c, m, lab))) for lab in labels[1:]]
-             for c, m in cells if parse_cell_id(c)["backend"] in backends]
+    table, rounded = [], False
+    for c, m in cells:
+        if parse_cell_id(c)["backend"] not in backends:
+            continue
+        rs = [rows.get((c, m, lab)) for lab in labels]
+        rounded = rounded or hides_gap(rs)
+        table.append([short_cell(c), m] + [compact_cell(r) for r in rs]
+                     + [compact_delta(rs[0], r) for r in rs[1:]])
     if not table:
         names = run_names(resdirs)
         raise SystemExit("t0 compare: no cell of backend(s) %s in %s" % (",".join(backends), names))
-    return fit(out + kernel_table(labels, table, [
-        "  (a range is min..max over the boots of a kernel; a delta counts",
-        "  where the ranges of at least %d boots each do not overlap; \"?\":" % t0cells.MIN_BOOTS,
-        "  they overlap, no difference proven)"]))
+    if rounded:
+        legend = ["  (a range is min..max over the boots of a kernel, widened to whole",
+                  "  instructions; a delta counts where the ranges before rounding,",
+                  "  of at least %d boots each, do not overlap; \"?\": they overlap," % t0cells.MIN_BOOTS,
+                  "  no difference proven)"]
+    else:
+        legend = ["  (a range is min..max over the boots of a kernel; a delta counts",
+                  "  where the ranges of at least %d boots each do not overlap; \"?\":" % t0cells.MIN_BOOTS,
+                  "  they overlap, no difference proven)"]
+    return fit(out + kernel_table(labels, table, legend))
 
 
 # Issue #26's target: a retpoline kernel with the series executes at most
