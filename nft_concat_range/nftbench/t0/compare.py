@@ -203,8 +203,8 @@ def hides_gap(rs):
     for b in rs[1:]:
         if a is None or b is None or delta_verdict(a, b)[2] is not None:
             continue
-        alo, ahi = number(a["kernel_insns"])
-        blo, bhi = number(b["kernel_insns"])
+        alo, ahi = parse_range(a["kernel_insns"])
+        blo, bhi = parse_range(b["kernel_insns"])
         if widened(blo, False) <= widened(ahi, True) and widened(bhi, True) >= widened(alo, False):
             return True
     return False
@@ -414,7 +414,9 @@ def where_only(resdirs, backends):
         raise SystemExit("t0 compare: no cell of backend(s) %s counted per function in %s"
                          % (",".join(backends), names))
     table.sort(key=lambda r: r[0])
+    # a posting names no tool of the lab: "counted per function" says it
     out = ["  retpoline less spectre_v2=off, instructions per packet, by where",
+           "  they are spent (counted per function)" if POSTING["on"] else
            "  they are spent (t0.py run --per-function)"] + runs_lines(resdirs) + [""]
     hdr = ["scenario", "kernel", "total"] + [WHERE_SHORT[k] for k in t0breakdown.CATEGORIES]
     out += ["  " + line for line in render_table(hdr, [[a, b] + c for a, b, c in table]).split("\n")]
