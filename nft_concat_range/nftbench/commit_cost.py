@@ -22,8 +22,10 @@ kept aside, named LABEL in the report); default 6.12:baseline,6.12:patched
 a lookup array at every commit that changes the set).  Kernels of different bases run the same
 nftlab.  Boots rotate between the kernels (--boots each).  Writes
 DIR/KERNEL-bootB/cost.jsonl, DIR/run.json, DIR/report.md and
-DIR/excerpt.txt and prints the report; --render writes the last two again
-from the others.  A DIR/lookups.txt (t0.py compare --lookups rbtree),
+DIR/excerpt.txt (and excerpt-posting.txt, the same table naming no run, for
+a posting's commit message, and boots.txt, each boot's median and best)
+and prints the report; --render writes them
+again from the others.  A DIR/lookups.txt (t0.py compare --lookups rbtree),
 placed there before --render, becomes the report's last section.  Default DIR: build/results/commit-cost-<timestamp>.
 """
 import argparse
@@ -136,9 +138,31 @@ def render(res):
         excerpt = ["  intervals %-*s load (s) 1-interval commit, ms  slab KiB" % (width, "kernel")]
         for c in table:
             excerpt.append("  %-9s %-*s %-8s %-22s %s" % (c[0], width, c[1], c[2], c[3], c[5]))
+    # a posting's commit message names no run of the lab: the same table,
+    # its last line saying how the samples were taken instead
+    posting = excerpt + ["  (User-mode Linux with retpolines, %d boots per kernel, median" % run["boots"],
+                         "  [min..max] of %d samples per boot)" % run["reps"]]
     excerpt.append("  (%s/report.md, UML, median [range])" % os.path.basename(os.path.normpath(res)))
     with open(os.path.join(res, "excerpt.txt"), "w") as f:
         f.write("\n".join(excerpt) + "\n")
+    with open(os.path.join(res, "excerpt-posting.txt"), "w") as f:
+        f.write("\n".join(posting) + "\n")
+    # each boot apart: a slow episode of the host moves whole boots, and
+    # the medians above pool them; a boot's own median and best show it
+    per_boot = []
+    for what, key in (("1-interval commit", "commit_s"), ("timeout update", "refresh_s")):
+        if key == "refresh_s" and not refresh:
+            continue
+        per_boot += ["  %s, ms, each boot's median (best)" % what,
+                     "  intervals %-*s boots" % (width, "kernel")]
+        for n in sorted({r["intervals"] for k, _ in kernels for r in rows[k]}):
+            for k, _ in kernels:
+                cells = ["%.1f (%.1f)" % (statistics.median(ms), min(ms))
+                         for ms in ([x * 1000 for x in r[key]] for r in rows[k] if r["intervals"] == n)]
+                per_boot.append("  %-9s %-*s %s" % (n, width, k, "  ".join(cells)))
+        per_boot.append("")
+    with open(os.path.join(res, "boots.txt"), "w") as f:
+        f.write("\n".join(per_boot))
     print(text)
     return 0
 

@@ -210,9 +210,9 @@ def check_t0_compare(tap, tmp, name, src, d):
 
 def check_commit_cost(tap, tmp, name, src):
     d = copy_run(src, tmp)
-    # excerpt-posting.txt: runs stored since it was added
-    rendered = [f for f in ("report.md", "excerpt.txt", "excerpt-posting.txt")
-                if f != "excerpt-posting.txt" or os.path.exists(os.path.join(src, f))]
+    # excerpt-posting.txt and boots.txt: runs stored since they were added
+    rendered = [f for f in ("report.md", "excerpt.txt", "excerpt-posting.txt", "boots.txt")
+                if f in ("report.md", "excerpt.txt") or os.path.exists(os.path.join(src, f))]
     for f in rendered:
         if os.path.exists(os.path.join(d, f)):
             os.remove(os.path.join(d, f))
