@@ -25,12 +25,13 @@ checkout behave the same (record --rev REV, then git diff shows
 nothing).  A scenario where the bash script did something else on
 purpose says so (bash_differs) and keeps its transcript then.
 
-The world: a copy of the program and what it sources (kernel/lib.sh,
-lib/, kernel/builder/bases/) in a temporary checkout, the stubs at the
-paths of the programs it runs, a PATH of the stubs and the host's own
-basic tools only (no real clang, git or make), NFTLAB_CACHE, HOME and
-build/ in the temporary directory, the fixture series (NFTLAB_PATCHES)
-and feature fragments (NFTLAB_CONFIGS), LC_ALL=C."""
+The world: a copy of the program and what it sources or imports
+(kernel/lib.sh, lib/, kernel/builder/bases/) in a temporary checkout,
+the stubs at the paths of the programs it runs, a PATH of the stubs and
+the host's own basic tools only (no real clang, git or make),
+NFTLAB_CACHE, HOME and build/ in the temporary directory, the fixture
+series (NFTLAB_PATCHES) and feature fragments (NFTLAB_CONFIGS),
+LC_ALL=C."""
 import argparse
 import difflib
 import os
@@ -48,7 +49,7 @@ EXPECTED = os.path.join(FIXTURES, "expected")
 
 # What check-series is made of, copied into the world.
 PROGRAM = ("kernel/checks/check-series", "kernel/checks/check_series", "kernel/lib.sh", "lib/tap.sh",
-           "lib/tap.py", "kernel/builder/bases")
+           "lib/tap.py", "lib/bootstrap.py", "kernel/builder/bases")
 # The programs it runs by their path in the checkout: stubs there.
 STUBBED = ("kernel/builder/build", "kernel/builder/fetch-base", "kernel/builder/prepare-tree",
            "kernel/builder/install-deps", "kernel/runner/lab-run", "kernel/checks/check-direct-calls",
@@ -152,6 +153,11 @@ SCENARIOS = (
     Scenario("fetch-fails-6.12", "6.12", rules=(("kernel/builder/fetch-base", "rc=1"),)),
     Scenario("prepare-fails-7.3", "7.3", rules=(("kernel/builder/prepare-tree baseline", "fail"),)),
     Scenario("unknown-base", "9.9", series="series-6.12"),
+    Scenario("stable-without-fixes-6.12", "6.12", {"NFTLAB_SERIES_PARTS": "stable"},
+             series="series-no-stable", bash_differs=(
+                 "with NFTLAB_STABLE_FIXES unset, the bash script stopped at its"
+                 " set -u (\"NFTLAB_STABLE_FIXES: unbound variable\", exit 1, no plan"
+                 " line); the program says that no fix was selected (exit 1)")),
 )
 
 
