@@ -11,6 +11,9 @@ runs a stub that logs its command line):
   the same redirections, the same TAP, stderr and exit status (the stored
   transcripts, tests/unit/fixtures/check-series/expected/), but where the
   bash script stopped at its own bug (the scenario says which);
+- --dry-run, after a run of the same world, runs only the commands that
+  read, writes nothing, prints as "+ CMD" the commands the run ran, and
+  the run's own TAP lines, all passing.
 Then the pure logic, on made-up data: the series file, the settings and
 their defaults, the stable fixes' table, the bisect's steps, the matrix
 items, the kernels part's list, what a kernel directory says, the plan
@@ -24,6 +27,7 @@ import io
 import os
 import re
 import runpy
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -41,23 +45,31 @@ from check_series.host import TO_STDOUT, shown  # noqa: E402
 from check_series.products import Kernel  # noqa: E402
 from check_series.series_file import GROUPS, Series, SeriesError, parse  # noqa: E402
 
+# the scenarios whose worlds a dry run visits next, after the run
+DRY = ("default-6.12", "default-7.3")
 _RUNS = {}
 
 
 def scenario_runs():
-    """{scenario: the diff of its transcript against the stored one}."""
+    """({scenario: the diff of its transcript}, {scenario of DRY: the run
+    and the dry run after it}), computed once for both test classes."""
     if not _RUNS:
+        dry = {name: {} for name in DRY}
+
+        def diff(scenario):
+            return stubs.difference(scenario, dry.get(scenario.name))
         # the scenarios wait on their stubs' processes: two at a time
         with ThreadPoolExecutor(max_workers=2) as pool:
-            _RUNS.update(zip((s.name for s in stubs.SCENARIOS), pool.map(stubs.difference, stubs.SCENARIOS)))
-    return _RUNS
+            _RUNS["diffs"] = dict(zip((s.name for s in stubs.SCENARIOS), pool.map(diff, stubs.SCENARIOS)))
+        _RUNS["dry"] = dry
+    return _RUNS["diffs"], _RUNS["dry"]
 
 
 class Transcripts(unittest.TestCase):
     """Each scenario of the stub world against its stored transcript."""
 
     def check(self, name):
-        diff = scenario_runs()[name]
+        diff = scenario_runs()[0][name]
         self.assertEqual(diff, "", "check-series does not print what it did:\n%s" % diff)
 
 
@@ -71,6 +83,91 @@ def _scenario_test(scenario):
 
 for _s in stubs.SCENARIOS:
     setattr(Transcripts, "test_" + re.sub(r"\W", "_", _s.name), _scenario_test(_s))
+
+# what the dry run runs (it only reads): git queries, build --print-path,
+# the compilers' probes
+QUERY = re.compile(r"^(git -C \S+ (rev-parse|rev-list|log|grep|diff) |kernel/builder/build --print-path |clang)")
+# the test lines the stubs' reports hold, forwarded by a run, unknown to
+# a dry run
+FORWARDED = re.compile(r"(first check|known issue # TODO upstream|second - with a dash|lookup: direct|"
+                       r"dynset: direct|selftest fix applies: 0001-fix\.patch)$")
+TEST_LINE = re.compile(r"^(ok|not ok) \d+ - (.*)$", re.M)
+# a selftest's guest command: the directory tests/lab/stable-kselftest
+# printed (DIR/selftests/...) and the test
+KSELFTEST_DIR = re.compile(r" _ (\S+)/selftests/tools/testing/selftests/net/netfilter (\S+)$")
+
+
+def stub_commands(stdout):
+    """[(command line, is a query)] of the stubs' log in STDOUT: a line
+    "[stub] [FLAVOR=F ]NAME ARGS... >OUT 2>ERR", ARGS quoted by bash's
+    printf %q, made one shell-quoted line again."""
+    out = []
+    for line in stdout.split("\n"):
+        if line.startswith("[stub] "):
+            words = shlex.split(re.sub(r" >\S* 2>\S*$", "", line[len("[stub] "):]))
+            command = " ".join(shlex.quote(w) for w in words)
+            out.append((command, bool(QUERY.match(command))))
+    return out
+
+
+def dry_commands(stdout):
+    """The command lines a dry run printed ("+ CMD"), without their
+    redirections, the checkout's path and the python3 that runs a script,
+    as stub_commands gives them."""
+    out = []
+    for line in stdout.split("\n"):
+        if not line.startswith("+ "):
+            continue
+        words = shlex.split(line[2:])
+        while words[-1] == "2>&1" or (len(words) > 2 and words[-2] in (">", ">>", "2>")):
+            words = words[:-1] if words[-1] == "2>&1" else words[:-2]
+        env = []
+        while re.match(r"[A-Z_]+=", words[0]):
+            env.append(words.pop(0))
+        if words[0] == "python3":
+            words.pop(0)
+        if words[0].startswith("@W/top/"):
+            words[0] = words[0][len("@W/top/"):]
+        out.append(" ".join(shlex.quote(w) for w in env + words))
+    return out
+
+
+class DryRun(unittest.TestCase):
+    """--dry-run in the worlds of DRY, after their run (all passing)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.results = scenario_runs()[1]
+
+    def test_runs_only_queries(self):
+        """a dry run runs no command but those that read"""
+        for name, r in self.results.items():
+            ran = [c for c, query in stub_commands(r["dry"][1]) if not query]
+            self.assertEqual(ran, [], name)
+
+    def test_writes_nothing(self):
+        """a dry run leaves every file of the world as it was"""
+        for name, r in self.results.items():
+            self.assertTrue(r["unchanged"], name)
+
+    def test_prints_the_commands(self):
+        """a dry run prints the commands the run ran, in its order (what stable-kselftest prints stands as its command)"""
+        for name, r in self.results.items():
+            ran = [KSELFTEST_DIR.sub(lambda m: " _ %s %s" % (shlex.quote("$(tests/lab/stable-kselftest %s %s)"
+                                                                          % m.groups()), m.group(2)), c)
+                   for c, query in stub_commands(r["run"][1]) if not query]
+            self.assertGreater(len(ran), 40, name)
+            self.assertEqual(dry_commands(r["dry"][1]), ran, name)
+
+    def test_prints_the_tap(self):
+        """a dry run prints the run's test lines but the forwarded ones, all passing; exit 0"""
+        for name, r in self.results.items():
+            run, dry = r["run"], r["dry"]
+            self.assertEqual((run[0], dry[0]), (0, 0), name)
+            want = [("ok", d) for ok, d in TEST_LINE.findall(run[1]) if not FORWARDED.search(d)]
+            self.assertEqual(TEST_LINE.findall(dry[1]), want, name)
+            self.assertIn("1..%d" % len(want), dry[1].split("\n"), name)
+
 
 SERIES = """\
 # a comment
