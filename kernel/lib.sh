@@ -211,6 +211,17 @@ variant_key() {
 	} | sha256sum | cut -c1-12
 }
 
+# variant_branch VARIANT: the base tree's branch of the variant that
+# kernel/builder/prepare-tree makes (nftlab/VARIANT-KEY); a variant with
+# anyone's patches on top (NFTLAB_USER_PATCHES) is a branch of its own,
+# the key differs and the name says why.
+variant_branch() {
+	local key
+
+	key=$(variant_key "$1") || return 1
+	printf 'nftlab/%s%s-%s\n' "$1" "${NFTLAB_USER_PATCHES:+-user}" "$key"
+}
+
 check_flavor() {
 	case "$1" in
 	retpoline|eibrs|plain) ;;
@@ -275,13 +286,23 @@ checkpatch_ignore() {
 	esac
 }
 
-# Serialises everything that checks out or builds in the base's source tree.
+# The lock file of the base's source tree: one per base tree (6.12 keeps
+# the name it had).
+tree_lock() {
+	if [ "$NFTLAB_BASE" = 6.12 ]; then
+		printf '%s/tree.lock\n' "$NFTLAB_CACHE"
+	else
+		printf '%s/tree-%s.lock\n' "$NFTLAB_CACHE" "$NFTLAB_BASE"
+	fi
+}
+
+# Serialises everything that checks out or builds in the base's source tree
+# (kernel/checks/check_series/w1.py takes the same lock, flock(2) on tree_lock).
 with_tree_lock() {
 	mkdir -p "$NFTLAB_CACHE"
-	local lock="${NFTLAB_CACHE}/tree.lock"
+	local lock
 
-	# One lock per base tree (6.12 keeps the name it had).
-	[ "$NFTLAB_BASE" = 6.12 ] || lock="${NFTLAB_CACHE}/tree-${NFTLAB_BASE}.lock"
+	lock=$(tree_lock)
 	exec 9>"$lock"
 	if ! flock -n 9; then
 		log "waiting for another nftlab build to release $lock"

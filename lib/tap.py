@@ -23,6 +23,7 @@ finds the rest of the checkout (it puts lib/ and the checkout's other
 Python directories on sys.path), and imports tap."""
 import importlib.util
 import os
+import re
 import sys
 import traceback
 import unittest
@@ -66,6 +67,67 @@ class Tap:
 
     def status(self):
         return 1 if self.failed else 0
+
+    def bail(self, why):
+        """Stop the program: "Bail out! WHY", a failed line for it, exit
+        status 1 (lib/tap.sh tap_bail)."""
+        self.line("Bail out! %s" % why)
+        self.line("not ok %d - %s" % (self.n + 1, why))
+        raise SystemExit(1)
+
+    def forward(self, prefix, path):
+        """The test lines of another TAP stream, the file PATH (a guest's
+        report), under this one's numbering with PREFIX before each
+        description (lib/tap.sh tap_forward): a "# TODO" failure stays one,
+        never counted; a comment passes as it is; other lines are dropped.
+        A last line without its newline is not read, as the shell's read
+        loop does not read it."""
+        for line in file_lines(path)[0]:
+            if line.startswith("ok "):
+                self.ok(True, prefix + _description(line, "ok "))
+            elif line.startswith("not ok ") and "# TODO" in line[len("not ok "):]:
+                self.n += 1
+                self.line("not ok %d - %s%s" % (self.n, prefix, _description(line, "not ok ")))
+            elif line.startswith("not ok "):
+                self.ok(False, prefix + _description(line, "not ok "))
+            elif line.startswith("#"):
+                self.line(line)
+
+    def report(self, prefix, path, console):
+        """A guest's report PATH forwarded (forward), or, when it wrote none
+        (no file, or an empty one), a failure and the last 30 lines of the
+        guest's CONSOLE as comments (lib/tap.sh tap_report)."""
+        try:
+            written = os.stat(path).st_size > 0
+        except OSError:
+            written = False
+        if written:
+            self.forward(prefix, path)
+            return
+        self.ok(False, "%sthe guest wrote a report (%s)" % (prefix, path))
+        lines, last = file_lines(console)
+        for line in (lines + ([last] if last else []))[-30:]:
+            self.line("# " + line)
+
+
+def file_lines(path):
+    """([every line of the file PATH that ends in a newline], the text
+    after the last newline): the bytes as they are (surrogateescape), no
+    newline translation; ([], "") for a file that cannot be read."""
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape", newline="") as f:
+            text = f.read()
+    except OSError:
+        return [], ""
+    lines = text.split("\n")
+    return lines[:-1], lines[-1]
+
+
+def _description(line, head):
+    """LINE without HEAD, its number and " - " (the shell's ${line#ok * - }:
+    the shortest such prefix); LINE itself when it has none."""
+    m = re.match(re.escape(head) + r".*? - ", line, re.S)
+    return line[m.end():] if m else line
 
 
 def done(tap):

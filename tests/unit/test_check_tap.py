@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of lib/, the TAP library: lib/tap.py's Tap and unittest
-runner, lib/tap.sh's nesting of a test program's TAP in a caller's stream
+runner, its forward, report and bail line for line against lib/tap.sh's
+tap_forward, tap_report and tap_bail, lib/tap.sh's nesting of a test program's TAP in a caller's stream
 (tap_sub, as bench-quick and tests/lab/t0-quick.sh run bench validate
 and t0.py validate) and tests/run-check's counts of such a stream (tap_count).  Fake sub-programs:
 one that passes, one that prints "not ok", one that crashes without
@@ -167,6 +168,61 @@ class PyTap(unittest.TestCase):
         t = tap.Tap(io.StringIO())
         t.todo("d", "known")
         self.assertEqual(tap.done(t), 0)
+
+
+# A guest's report: passes, a TODO, a failure, descriptions with " - ",
+# comments, lines that are not TAP, and a last line without its newline.
+REPORT = ("# a comment\nok 1 - first\nnot ok 2 - known - with a dash # TODO upstream\n"
+          "ok 3 -no blank\nnot ok 4 - broken\n  ok 5 - indented\n1..5\nnoise\nok  - odd\n"
+          "ok 6 - unread")
+CONSOLE = "".join("line %d\n" % i for i in range(1, 40)) + "last, without its newline"
+
+
+class Forward(unittest.TestCase):
+    """lib/tap.py Tap.forward, report and bail print what lib/tap.sh
+    tap_forward, tap_report and tap_bail print, under the caller's
+    numbering."""
+
+    def both(self, script, py, files):
+        """(exit status, stdout) of SCRIPT (tap.sh) and of PY(tap) on the
+        same FILES {name: text}, after one test line of the caller's own."""
+        with tempfile.TemporaryDirectory() as d:
+            paths = {}
+            for name, text in files.items():
+                paths[name] = os.path.join(d, name)
+                if text is not None:
+                    with open(paths[name], "w") as f:
+                        f.write(text)
+            sh = bash('tap_check own true; %s; tap_end' % script, *[paths[n] for n in sorted(paths)])
+            out = io.StringIO()
+            t = tap.Tap(out)
+            t.ok(True, "own")
+            try:
+                py(t, *[paths[n] for n in sorted(paths)])
+                rc = tap.done(t)
+            except SystemExit as e:
+                rc = e.code
+        return sh, (rc, out.getvalue())
+
+    def test_forward(self):
+        sh, py = self.both('tap_forward "p: " "$1"', lambda t, f: t.forward("p: ", f), {"r": REPORT})
+        self.assertEqual(py, sh)
+        self.assertIn("not ok 3 - p: known - with a dash # TODO upstream\n", py[1])
+        self.assertEqual(py[0], 1)
+
+    def test_report(self):
+        """a report forwarded; none, or an empty one: a failure and the console's last 30 lines"""
+        for report in (REPORT, "", None):
+            sh, py = self.both('tap_report "p: " "$2" "$1"', lambda t, c, r: t.report("p: ", r, c),
+                               {"c": CONSOLE, "r": report})
+            self.assertEqual(py, sh, repr(report))
+        self.assertIn("# last, without its newline\n", py[1])
+        self.assertNotIn("# line 9\n", py[1])
+
+    def test_bail(self):
+        sh, py = self.both('tap_bail "no way"', lambda t: t.bail("no way"), {})
+        self.assertEqual(py, sh)
+        self.assertEqual(py, (1, "ok 1 - own\nBail out! no way\nnot ok 2 - no way\n"))
 
 
 class Runner(unittest.TestCase):
