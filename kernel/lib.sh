@@ -275,6 +275,8 @@ checkpatch_ignore() {
 	7.3/feature/0006-netfilter-nf_tables-dispatch-expression-*)
 		echo "FILE_PATH_CHANGES the new list header is under MAINTAINERS' NETFILTER entry" \
 			"(F: include/net/netfilter/)" ;;
+	7.3/feature/0008-selftests-netfilter-test-interval-set-*)
+		echo "FILE_PATH_CHANGES the new selftest is under MAINTAINERS' NETFILTER entry" ;;
 	7.3/stable/0001-netfilter-nf_tables-set-the-hook-*)
 		echo "UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES the base tree has no upstream history;" \
 			"the new selftest is under MAINTAINERS' NETFILTER entry" ;;
