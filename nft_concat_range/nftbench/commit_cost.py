@@ -100,8 +100,9 @@ def render(res):
             "| intervals | kernel | load N (s) | one-interval commit (ms) | memory used (KiB) | slab (KiB) |"
             + (" timeout update (ms) |" if refresh else ""),
             "|---|---|---|---|---|---|" + ("---|" if refresh else "")]
+    sizes = sorted({r["intervals"] for k, _ in kernels for r in rows[k]})
     table = []  # (intervals, kernel, load, commit, slab[, refresh]): the excerpt's columns too
-    for n in sorted({r["intervals"] for k, _ in kernels for r in rows[k]}):
+    for n in sizes:
         for k, _ in kernels:
             rs = [r for r in rows[k] if r["intervals"] == n]
             row = ("%d" % n, k, "%.3f" % statistics.median(r["load_s"] for r in rs),
@@ -155,7 +156,7 @@ def render(res):
             continue
         per_boot += ["  %s, ms, each boot's median (best)" % what,
                      "  intervals %-*s boots" % (width, "kernel")]
-        for n in sorted({r["intervals"] for k, _ in kernels for r in rows[k]}):
+        for n in sizes:
             for k, _ in kernels:
                 cells = ["%.1f (%.1f)" % (statistics.median(ms), min(ms))
                          for ms in ([x * 1000 for x in r[key]] for r in rows[k] if r["intervals"] == n)]

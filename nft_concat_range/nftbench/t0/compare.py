@@ -179,13 +179,22 @@ def widened(x, up, step=1):
     return (math.ceil(x / step) if up else math.floor(x / step)) * step
 
 
-def compact(text):
-    """A count for a commit message's table: a range in whole
-    instructions, widened outwards (min rounded down, max up)."""
+def shown_range(text):
+    """(lo, hi) of a count as compact() shows it: a range widened outwards
+    to whole instructions (min rounded down, max up), a single count as
+    it is."""
     lo, hi = parse_range(text)
     if lo == hi:
+        return lo, hi
+    return widened(lo, False), widened(hi, True)
+
+
+def compact(text):
+    """A count for a commit message's table: shown_range()."""
+    lo, hi = shown_range(text)
+    if lo == hi:
         return fmt(lo)
-    return "%d..%d" % (widened(lo, False), widened(hi, True))
+    return "%d..%d" % (lo, hi)
 
 
 def compact_cell(r):
@@ -203,9 +212,9 @@ def hides_gap(rs):
     for b in rs[1:]:
         if a is None or b is None or delta_verdict(a, b)[2] is not None:
             continue
-        alo, ahi = parse_range(a["kernel_insns"])
-        blo, bhi = parse_range(b["kernel_insns"])
-        if widened(blo, False) <= widened(ahi, True) and widened(bhi, True) >= widened(alo, False):
+        alo, ahi = shown_range(a["kernel_insns"])
+        blo, bhi = shown_range(b["kernel_insns"])
+        if blo <= ahi and bhi >= alo:
             return True
     return False
 
