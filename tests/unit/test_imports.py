@@ -18,6 +18,7 @@ but not from a reader.  No kernel.
 python3 tests/unit/test_imports.py: TAP (lib/tap.py); -v: unittest's own
 runner."""
 import ast
+import contextlib
 import os
 import re
 import runpy
@@ -222,6 +223,20 @@ class Graph(unittest.TestCase):
             self.assertEqual(sorted(self.graph["nftbench.t0." + m] & later), [], "t0/%s.py" % m)
 
 
+@contextlib.contextmanager
+def source_file(name, src):
+    """A Python file NAME under build/ holding SRC, for the checkers to
+    read, removed afterwards."""
+    path = os.path.join(TOP, "build", name)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(src)
+    try:
+        yield path
+    finally:
+        os.unlink(path)
+
+
 class Nested(unittest.TestCase):
     """Imports at the top level only."""
 
@@ -229,14 +244,8 @@ class Nested(unittest.TestCase):
         """an import inside a function, a class or an if is found; a top-level one is not"""
         src = ("import os\n\n\ndef f():\n    import json\n\n\nclass C:\n    from re import match\n\n\n"
                "if os:\n    import sys\n")
-        path = os.path.join(TOP, "build", "test_imports_nested.py")
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
-            f.write(src)
-        try:
+        with source_file("test_imports_nested.py", src) as path:
             self.assertEqual(nested_imports(path), ["5: import json", "9: from re import match", "13: import sys"])
-        finally:
-            os.unlink(path)
 
     def test_suite_files(self):
         """every import of the suite's Python files (package, scripts, guest/) and unit tests is at its top level"""
@@ -254,14 +263,8 @@ class Bootstrap(unittest.TestCase):
         """sys.path.insert, .append, a slice assignment and site.addsitedir are found; reading sys.path is not"""
         src = ("import site\nimport sys\n\nsys.path.insert(0, 'a')\nsys.path.append('b')\nsys.path[1:1] = ['c']\n"
                "site.addsitedir('d')\nprint(sys.path[0], 'x' in sys.path)\n")
-        path = os.path.join(TOP, "build", "test_imports_syspath.py")
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
-            f.write(src)
-        try:
+        with source_file("test_imports_syspath.py", src) as path:
             self.assertEqual([e.split(":")[0] for e in sys_path_edits(path)], ["4", "5", "6", "7"])
-        finally:
-            os.unlink(path)
 
     def test_only_the_bootstrap(self):
         """no Python file of the tree edits sys.path but lib/bootstrap.py"""
