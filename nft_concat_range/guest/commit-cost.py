@@ -19,6 +19,14 @@ between before the load and a second after the last commit (a lookup
 array larger than a page is a power-of-two block of pages from kmalloc,
 which Slab counts, or vmalloc memory if that fails).  One JSON line per N on stdout.
 
+With --mark PATH (t0.py commit, under QEMU TCG with the pktcount
+plugin), the guest reads PATH just before and just after each one-interval
+commit and timeout update, so that the plugin writes its counters there,
+and waits a second before each: the commit then always runs the set's
+garbage collection scan, which it runs at most once a second, and every
+kernel counts the same work.  "marks" in the JSON line says how many reads
+that N made.
+
 Run as root in a network namespace of its own, with --nftlab the binary.
 """
 import argparse
@@ -48,7 +56,21 @@ def nftlab(binary, *args, script=None):
     return dt
 
 
-def one_size(binary, n, reps):
+def marked(mark, binary, *args):
+    """nftlab ARGS between two reads of MARK (none without MARK): the
+    wall time, and the reads made."""
+    if not mark:
+        return nftlab(binary, *args), 0
+    time.sleep(1.1)
+    with open(mark) as f:
+        f.read()
+    dt = nftlab(binary, *args)
+    with open(mark) as f:
+        f.read()
+    return dt, 2
+
+
+def one_size(binary, n, reps, mark=None):
     subprocess.run(["nft", "delete", "table", "inet", "ccost"], stderr=subprocess.DEVNULL)
     time.sleep(1)
     before = meminfo()
@@ -59,15 +81,19 @@ def one_size(binary, n, reps):
         "element add inet ccost s --gen addr4 --count %d --range-size 1" % n,
         ""])
     load_s = nftlab(binary, "-f", "-", script=script)
-    commits, refresh = [], []
+    commits, refresh, marks = [], [], 0
     for i in range(reps):
         # far above the generated ranges, one new interval each
         elem = "192.168.%d.%d-192.168.%d.%d" % (i // 60, (i % 60) * 4, i // 60, (i % 60) * 4 + 1)
-        commits.append(nftlab(binary, "element", "add", "inet", "ccost", "s", elem + " timeout 3600s"))
+        dt, m = marked(mark, binary, "element", "add", "inet", "ccost", "s", elem + " timeout 3600s")
+        commits.append(dt)
+        marks += m
     for i in range(reps):
         # the same interval, another timeout each time: an update
-        refresh.append(nftlab(binary, "element", "add", "inet", "ccost", "s",
-                              "192.168.0.0-192.168.0.1 timeout %ds" % (3601 + i)))
+        dt, m = marked(mark, binary, "element", "add", "inet", "ccost", "s",
+                       "192.168.0.0-192.168.0.1 timeout %ds" % (3601 + i))
+        refresh.append(dt)
+        marks += m
     time.sleep(1)
     after = meminfo()
     subprocess.run(["nft", "delete", "table", "inet", "ccost"], check=True)
@@ -75,7 +101,7 @@ def one_size(binary, n, reps):
             "refresh_s": [round(c, 5) for c in refresh],
             "vmalloc_kb": after["VmallocUsed"] - before["VmallocUsed"],
             "slab_kb": after["Slab"] - before["Slab"],
-            "used_kb": before["MemFree"] - after["MemFree"]}
+            "used_kb": before["MemFree"] - after["MemFree"], "marks": marks}
 
 
 def main(argv=None):
@@ -83,9 +109,10 @@ def main(argv=None):
     ap.add_argument("--nftlab", required=True)
     ap.add_argument("--sizes", default="1000,10000,100000")
     ap.add_argument("--reps", type=int, default=15)
+    ap.add_argument("--mark", metavar="PATH", help="read PATH around each counted transaction (t0.py commit)")
     args = ap.parse_args(argv)
     for n in (int(x) for x in args.sizes.split(",")):
-        print(json.dumps(one_size(args.nftlab, n, args.reps)))
+        print(json.dumps(one_size(args.nftlab, n, args.reps, args.mark)))
         sys.stdout.flush()
     return 0
 

@@ -74,13 +74,15 @@ def build_info(kdir):
     return info
 
 
-def lab_run(arch, kdir, results, timeout, cmd, append=None, qemu_args=(), nft=None, cpus=1, max_time=None):
+def lab_run(arch, kdir, results, timeout, cmd, append=None, qemu_args=(), nft=None, cpus=1, max_time=None,
+            mem=None):
     """kernel/runner/lab-run's command line booting KDIR and running CMD (a list)
     in it, RESULTS writable, killed after TIMEOUT seconds without progress
     (lab-run --timeout) or MAX_TIME seconds in all (--max-time; None:
     lab-run's default, 4 x TIMEOUT); NFT: the guest's nft (lab-run --nft:
     host, current or a prefix; None: lab-run's default for the base); CPUS:
-    vCPUs (lab-run --cpus)."""
+    vCPUs (lab-run --cpus); MEM: guest memory (lab-run --mem; None: its
+    default)."""
     argv = [LAB_RUN, "--arch", arch, "--kernel", kdir, "--results", results, "--timeout", str(timeout)]
     if max_time:
         argv += ["--max-time", str(max_time)]
@@ -88,6 +90,8 @@ def lab_run(arch, kdir, results, timeout, cmd, append=None, qemu_args=(), nft=No
         argv += ["--nft", nft]
     if cpus != 1:
         argv += ["--cpus", str(cpus)]
+    if mem:
+        argv += ["--mem", mem]
     if append:
         argv += ["--append", append]
     for a in qemu_args:

@@ -14,7 +14,8 @@ The results policy of docs/results/ (its README.md), as TAP:
   bench reports (nft_concat_range/bench report) and the excerpts cut
   from them (series-figures --bench-table/--bench-backend), T0 reports
   (t0.py report) and their per-patch excerpts (series-figures), commit-cost
-  reports (commit-cost --render), userspace-bench tables (bench.sh
+  reports (commit-cost --render), t0.py commit reports (t0.py commit
+  --render), userspace-bench tables (bench.sh
   --report), smp-noise reports (smp-noise --render).  Each renderer runs
   on a copy in a temporary directory.
 
@@ -221,6 +222,17 @@ def check_commit_cost(tap, tmp, name, src):
                  [(os.path.join(d, f), os.path.join(src, f)) for f in rendered])
 
 
+def check_commit_count(tap, tmp, name, src):
+    """A t0.py commit report and its posting table from t0/commit.json."""
+    d = copy_run(src, tmp)
+    rendered = ("commit.md", "commit-posting.txt")
+    for f in rendered:
+        os.remove(os.path.join(d, "t0", f))
+    check_render(tap, "%s: t0/%s render again (t0.py commit --render)" % (name, " and ".join(rendered)),
+                 [sys.executable, T0PY, "commit", "--render", "--results", d],
+                 [(os.path.join(d, "t0", f), os.path.join(src, "t0", f)) for f in rendered])
+
+
 def check_userspace_bench(tap, tmp, name, src):
     d = copy_run(src, tmp)
     for f in ("results.txt", "results.jsonl"):
@@ -290,6 +302,7 @@ def check_cover_letters(tap):
 # from (a stored NAME.json and NAME.md pair is a bench run too).
 SOURCES = {"bench-": ("results.json", "report.md"), "t0-": ("t0/t0.json", "t0/t0.md"),
            "commit-cost-": ("run.json", "report.md", "excerpt.txt"),
+           "commit-count-": ("t0/commit.json", "t0/commit.md", "t0/commit-posting.txt"),
            "userspace-bench-": ("runs.tsv", "env.txt", "results.txt", "results.jsonl"),
            "open-interval-": ("report.md", "results.json"), "smp-noise-": ("report.md", "results.json")}
 
@@ -323,6 +336,8 @@ def check_renders(tap, runs):
                 check_t0(tap, tmp, name, src)
             elif name.startswith("commit-cost-"):
                 check_commit_cost(tap, tmp, name, src)
+            elif name.startswith("commit-count-"):
+                check_commit_count(tap, tmp, name, src)
             elif name.startswith("userspace-bench-"):
                 check_userspace_bench(tap, tmp, name, src)
             elif name.startswith("open-interval-"):

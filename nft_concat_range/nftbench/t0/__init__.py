@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""T0 of nftbench: what one packet costs, counted exactly in the x86_64
+"""T0 of nftbench: what one packet costs (and one interval set
+transaction: commit.py), counted exactly in the x86_64
 kernels under QEMU TCG (the pktcount plugin, ../../tcg/).  Not a bench
 table: counted, not timed, with a runner of its own; the theory is in
 cells.py.  Command line: nft_concat_range/t0.py (cli.py here); bench runs
@@ -19,6 +20,7 @@ generators, guestlog, plots, lab):
   plot       the chart of where the instructions go (t0.py plot)
   run        the boots (t0.py run)
   patch      anyone's patch before -> after (t0.py patch)
+  commit     instructions per transaction on an interval set (t0.py commit)
   cli        t0.py's options and subcommands
 
 The modules import each other under the names they had before this

@@ -1,18 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0
 """The command line of T0, nft_concat_range/t0.py: run, patch, plot,
-report, validate, code, compare (each with its own --help).  bench runs
+report, validate, code, compare, commit (each with its own --help).  bench runs
 T0 through it too (host.py: t0.py run --no-build into the bench run's
 results directory)."""
 import argparse
 import os
 
 from .. import lab
-from . import (cells as t0cells, compare as t0compare, patch as t0patch, plot as t0plot,
+from . import (cells as t0cells, commit as t0commit, compare as t0compare, patch as t0patch, plot as t0plot,
                run as t0run)
 
 
 def main(argv=None):
-    """t0.py SUBCOMMAND ...: run, patch, plot, report, validate, code, compare."""
+    """t0.py SUBCOMMAND ...: run, patch, plot, report, validate, code, compare, commit."""
     ap = argparse.ArgumentParser(prog="t0.py", description=t0cells.__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="boot the x86_64 kernels with the plugin and count")
@@ -109,7 +109,22 @@ def main(argv=None):
     c.add_argument("--kernels", metavar="LABELS",
                    help="only the kernels of these labels, comma-separated, in this order (e.g. '7.3 baseline'"
                         " of a run that also counted another patched kernel)")
+    m = sub.add_parser("commit", help="kernel instructions per transaction on an interval set: a one-interval"
+                                      " commit and a timeout update at each set size, per kernel (t0/commit.py)")
+    m.add_argument("--results", required=True)
+    m.add_argument("--kernel", action="append", default=[], metavar="LABEL=KDIR", type=t0run.kernel_arg,
+                   help="an x86_64 kernel directory and its name in the report, repeated; the report's"
+                        " difference is the last less the first")
+    m.add_argument("--base", default=os.environ.get("NFTLAB_BASE", "6.12"), choices=lab.bases())
+    m.add_argument("--sizes", default="1000,10000,100000", help="set sizes in intervals, comma-separated")
+    m.add_argument("--reps", type=int, default=3, help="transactions of each kind per size and boot")
+    m.add_argument("--rounds", type=int, default=2, help="boots per kernel (2: a count is exact when both agree)")
+    m.add_argument("--mitigation", default="retpoline", help="the kernels' spectre_v2= (default retpoline)")
+    m.add_argument("--nft", default="host", help="the guest's nft, as for run")
+    m.add_argument("--render", action="store_true", help="write the report again from RESULTS/t0/commit.json")
     args = ap.parse_args(argv)
+    if args.cmd == "commit":
+        return t0commit.main(args)
     if args.cmd == "patch":
         return t0patch.run(args)
     if args.cmd == "plot":

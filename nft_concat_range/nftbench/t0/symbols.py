@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 """T0's view of a kernel image: the symbols the pktcount plugin watches
-(the marks that bracket pktgen's runs, the retpoline and return thunks,
-the functions the series is about, the interrupt entries and pktgen's
-call sites, from `nm` and `objdump` of the vmlinux), and every text
+(the marks that bracket the counted runs, the retpoline and return thunks,
+the functions the series is about, the interrupt entries and the call
+sites that open a region: pktgen's for a packet, nfnetlink's for a
+transaction; from `nm` and `objdump` of the vmlinux), and every text
 function for --per-function.
 
-Read by t0/run.py, which hands them to the plugin, and by
+Read by t0/run.py and t0/commit.py, which hand them to the plugin, and by
 t0/breakdown.py (which function is a thunk: THUNK_RE); it imports no
 other module of the suite."""
 import re
@@ -20,9 +21,6 @@ COUNT_RE = re.compile(r"^(nft_do_chain\w*|nf_hook_slow|__dev_queue_xmit|nft_look
                       r"|nft_counter_obj_eval|ipv4_conntrack_(in|defrag)"
                       # 7.3's rbtree lookup: lib/bsearch.c and its comparators
                       r"|bsearch|nft_array_\w+_cmp)$")
-# A snapshot each time the guest reads a pktgen device file (run-plan does
-# after every configuration command and after every run).
-MARKS = ("pktgen_if_show",)
 # Interrupt and exception entries: a region is suspended inside them.  Device
 # interrupts enter through one stub per vector in irq_entries_start (push
 # the vector, jump to asm_common_interrupt): each stub's first instruction
@@ -30,8 +28,30 @@ MARKS = ("pktgen_if_show",)
 IRQ_RE = re.compile(r"^asm_(sysvec_\w+|exc_\w+)$")
 IRQSTUBS = ("irq_entries_start", "spurious_entries_start")
 PUSH_RE = re.compile(r"^\s*([0-9a-f]+):\s+((?:[0-9a-f]{2} )+)\s*push\s+\$0x[0-9a-f]+")
-# The packet: pktgen's calls of these functions (ingress, egress).
-SITE_TARGETS = ("netif_receive_skb", "__dev_queue_xmit")
+
+
+class Watch:
+    """What one kind of count watches: MARKS, the functions whose entry
+    writes a snapshot; the regions, every direct call of a TARGETS function
+    from a function whose name CALLERS matches; COUNT, the functions whose
+    calls are counted."""
+
+    def __init__(self, marks, callers, targets, count):
+        self.marks, self.callers, self.targets, self.count = marks, callers, targets, count
+
+
+# The packet: pktgen's calls of netif_receive_skb() (ingress) and
+# __dev_queue_xmit() (egress); a snapshot each time the guest reads a pktgen
+# device file (run-plan does after every configuration command and after
+# every run).
+PACKETS = Watch(("pktgen_if_show",), re.compile(r"^pktgen_"), ("netif_receive_skb", "__dev_queue_xmit"), COUNT_RE)
+# A transaction: nfnetlink_rcv()'s call of nfnetlink_rcv_batch(), which
+# runs a batch and its commit; a snapshot each time the guest reads
+# /proc/net/pktgen/pgctrl (guest/commit-cost.py --mark).  Counted too: the
+# set backend's commit and insert, and __schedule() (a region that
+# schedules counts another task's work, which the report refuses).
+COMMITS = Watch(("pgctrl_show",), re.compile(r"^nfnetlink_rcv$"), ("nfnetlink_rcv_batch",),
+                re.compile(r"^(nft_rbtree_(commit|insert)|nft_array_may_resize|__schedule|rb_next|rb_prev)$"))
 
 
 def kernel_nm(vmlinux):
@@ -41,10 +61,10 @@ def kernel_nm(vmlinux):
                           capture_output=True, text=True).stdout
 
 
-def kernel_symbols(vmlinux, nm_text):
+def kernel_symbols(vmlinux, nm_text, watch=PACKETS):
     """[(kind, addr, size, name)] for the plugin, from the kernel's symbol
-    table (NM_TEXT: kernel_nm(VMLINUX))."""
-    syms, pktgen, stubs = {}, [], []
+    table (NM_TEXT: kernel_nm(VMLINUX)), for what WATCH describes."""
+    syms, callers, stubs = {}, [], []
     for line in nm_text.splitlines():
         parts = line.split()
         if len(parts) == 4:
@@ -55,16 +75,16 @@ def kernel_symbols(vmlinux, nm_text):
             continue
         if typ not in "tT":
             continue
-        if name.startswith("pktgen_"):
-            pktgen.append((int(addr, 16), int(size, 16)))
+        if watch.callers.match(name):
+            callers.append((int(addr, 16), int(size, 16)))
         if name in IRQSTUBS:
             stubs.append((int(addr, 16), int(size, 16)))
             continue
-        if name in MARKS:
+        if name in watch.marks:
             kind = "mark"
         elif THUNK_RE.match(name):
             kind = "thunk"
-        elif COUNT_RE.match(name):
+        elif watch.count.match(name):
             kind = "count"
         elif IRQ_RE.match(name):
             kind = "irq"
@@ -81,17 +101,17 @@ def kernel_symbols(vmlinux, nm_text):
             name = name if old[3].endswith("_array") else old[3]
         syms[a] = (kind, a, n, name)
     syms = list(syms.values())
-    missing = [m for m in MARKS if not any(s[3] == m and s[0] == "mark" for s in syms)]
+    missing = [m for m in watch.marks if not any(s[3] == m and s[0] == "mark" for s in syms)]
     if missing:
-        raise SystemExit("t0: %s has no symbol %s: cannot bracket pktgen runs" % (vmlinux, ", ".join(missing)))
+        raise SystemExit("t0: %s has no symbol %s: cannot bracket the counted runs" % (vmlinux, ", ".join(missing)))
     if not any(s[3] == "asm_sysvec_apic_timer_interrupt" for s in syms) or not stubs:
         raise SystemExit("t0: %s: no timer interrupt entry or no irq_entries_start stubs: "
                          "interrupts would be counted as packet work" % vmlinux)
     syms += irq_stubs(vmlinux, stubs)
-    sites = call_sites(vmlinux, pktgen)
-    if sorted({s[3] for s in sites}) != sorted(SITE_TARGETS):
-        raise SystemExit("t0: pktgen's calls of %s not found in %s (found %s)"
-                         % (", ".join(SITE_TARGETS), vmlinux, sites))
+    sites = call_sites(vmlinux, callers, watch.targets)
+    if sorted({s[3] for s in sites}) != sorted(watch.targets):
+        raise SystemExit("t0: the calls of %s from %s not found in %s (found %s)"
+                         % (", ".join(watch.targets), watch.callers.pattern, vmlinux, sites))
     return sorted(syms + sites, key=lambda s: s[1])
 
 
@@ -152,14 +172,14 @@ def irq_stubs(vmlinux, ranges):
     return out
 
 
-def call_sites(vmlinux, ranges):
+def call_sites(vmlinux, ranges, targets):
     """("site", address, length, target) of every direct call of a
-    SITE_TARGETS function inside the pktgen functions (pktgen_xmit may be
-    inlined into its caller)."""
+    TARGETS function inside the functions at RANGES (pktgen_xmit may be
+    inlined into its caller: every pktgen function is searched)."""
     sites = []
     for lo, n in ranges:
         for line in objdump(vmlinux, lo, n).splitlines():
             m = CALL_RE.match(line)
-            if m and m.group(3) in SITE_TARGETS:
+            if m and m.group(3) in targets:
                 sites.append(("site", int(m.group(1), 16), len(m.group(2).split()), m.group(3)))
     return sites

@@ -1,0 +1,269 @@
+# SPDX-License-Identifier: GPL-2.0
+"""t0.py commit: what one transaction on an interval set costs the kernel,
+in instructions, counted exactly under QEMU TCG by the pktcount plugin.
+
+commit-cost times the same transactions in UML, where the noise of a
+shared host is larger than a few percent of a commit.  Here the guest runs
+guest/commit-cost.py --mark: for each set size N it loads N intervals,
+then makes --reps one-interval commits and --reps timeout updates, and
+reads /proc/net/pktgen/pgctrl just before and just after each.  The
+plugin's region is nfnetlink_rcv()'s call of nfnetlink_rcv_batch(): the
+whole batch in the kernel (parsing, the elements' insertion, the set's
+array allocated for the next generation, the commit and its rebuild of
+the array), interrupts excluded; not in it: the process, the netlink
+socket, and work deferred past the batch (RCU callbacks, the transaction's
+release work).  A transaction's count is the region's instructions
+between its two snapshots, per function too.
+
+A count is exact when every boot of the kernel gives the same count for
+the same transaction (rep); the report says for which it holds.  A
+region that called __schedule() counted another task's work: the report
+refuses such a transaction.  Writes RESULTS/t0/commit.json (the counts
+per transaction, and the per-function medians that differ most between
+the first kernel and the last), RESULTS/t0/commit.md (the report) and
+RESULTS/t0/commit-posting.txt (the last two kernels' medians, for a
+commit message: no run named, 75 columns); --render
+writes the last two again from commit.json."""
+import json
+import os
+import statistics
+import subprocess
+import time
+
+from .. import lab
+from ..files import cpu_model, write
+from . import run as t0run
+from .symbols import COMMITS, kernel_nm, kernel_symbols, parse_functions
+
+GUEST = os.path.join(lab.SUITE, "guest", "commit-cost.py")
+MARK = "/proc/net/pktgen/pgctrl"
+KINDS = (("commit", "one-interval commit"), ("refresh", "timeout update"))
+POSTING_KINDS = {"commit": "add interval", "refresh": "timeout update"}
+# Functions listed per size in the report: the largest differences.
+TOP_FUNCS = 8
+
+
+def boot(rawdir, label, kdir, plugin, rnd, args):
+    """One boot of KDIR counting every transaction of the guest; its
+    directory under RAWDIR."""
+    bdir = os.path.join(rawdir, "%s-r%d" % (label, rnd))
+    os.makedirs(bdir, exist_ok=True)
+    vmlinux = os.path.join(kdir, "vmlinux")
+    nm_text = kernel_nm(vmlinux)
+    symf, funcf = os.path.join(bdir, "syms.txt"), os.path.join(bdir, "funcs.txt")
+    write(symf, "".join("%s %x %x %s\n" % s for s in kernel_symbols(vmlinux, nm_text, COMMITS)))
+    write(funcf, "".join("%x %x %s\n" % f for f in parse_functions(nm_text)))
+    guest = ("ip netns add ccost && ip netns exec ccost python3 %s --nftlab %s --sizes %s --reps %d --mark %s"
+             " > $NFTLAB_RESULTS/cost.jsonl" % (GUEST, lab.NFTLAB, args.sizes, args.reps, MARK))
+    cmd = lab.lab_run("x86_64", kdir, bdir, 1800, ["bash", "-c", guest],
+                      append="spectre_v2=%s nokaslr" % args.mitigation,
+                      qemu_args=("-icount", "shift=0,sleep=off", "-plugin",
+                                 "%s,syms=%s,out=%s,funcs=%s" % (plugin, symf, os.path.join(bdir, "counts.jsonl"),
+                                                                  funcf)),
+                      nft=args.nft, mem="2G")
+    t0run.log("commit: %s boot %d (QEMU TCG): sizes %s, %d transactions of each kind"
+              % (label, rnd, args.sizes, args.reps))
+    with open(os.path.join(bdir, "console.log"), "w") as con:
+        rc = subprocess.run(cmd, stdout=con, stderr=subprocess.STDOUT).returncode
+    if rc:
+        for line in t0run.boot_failure(bdir, "%s-r%d" % (label, rnd), rc):
+            t0run.log(line)
+        raise SystemExit("t0 commit: %s boot %d exited %d" % (label, rnd, rc))
+    return bdir
+
+
+def region(a, b, key, part=1):
+    """Counter KEY between snapshots A and B: its region part (PART 1) or
+    its total (0: regions opened and closed count only there)."""
+    return b[key][part] - a[key][part]
+
+
+def transactions(bdir):
+    """Every counted transaction of a boot, in the guest's order: kind,
+    size, rep, instructions, regions, and the calls and functions of its
+    region."""
+    with open(os.path.join(bdir, "cost.jsonl")) as f:
+        sizes = [json.loads(line) for line in f if line.strip()]
+    with open(os.path.join(bdir, "counts.jsonl")) as f:
+        # the plugin's own last snapshot, at exit, is no mark
+        snaps = [s for s in (json.loads(line) for line in f if line.strip()) if s["mark"] in COMMITS.marks]
+    want = sum(s["marks"] for s in sizes)
+    if len(snaps) != want:
+        raise SystemExit("t0 commit: %s: %d snapshots, the guest made %d marks" % (bdir, len(snaps), want))
+    out, i = [], 0
+    for s in sizes:
+        for kind, _ in KINDS:
+            for rep in range(s["marks"] // 4):
+                a, b = snaps[i], snaps[i + 1]
+                i += 2
+                calls = {k: region(a["calls"], b["calls"], k) for k in b["calls"]}
+                funcs = {k: v - a["funcs"].get(k, 0) for k, v in b["funcs"].items() if v != a["funcs"].get(k, 0)}
+                out.append(dict(kind=kind, intervals=s["intervals"], rep=rep,
+                                insns=region(a["counters"], b["counters"], "kernel_insns"),
+                                regions=region(a["counters"], b["counters"], "packets", 0),
+                                leaves=region(a["counters"], b["counters"], "leaves", 0),
+                                calls={k: v for k, v in calls.items() if v}, funcs=funcs))
+    return out
+
+
+def check(boots):
+    """Refusals of the boots of one kernel: a region left open, a
+    transaction that scheduled, or none counted."""
+    bad = []
+    for bdir, txs in boots:
+        for t in txs:
+            what = "%s %s, %d intervals, rep %d" % (os.path.basename(bdir), t["kind"], t["intervals"], t["rep"])
+            if t["regions"] < 1 or t["regions"] != t["leaves"]:
+                bad.append("%s: %d regions opened, %d closed" % (what, t["regions"], t["leaves"]))
+            if t["calls"].get("__schedule"):
+                bad.append("%s: __schedule() ran in the region" % what)
+    return bad
+
+
+def summary(results):
+    """{(kind, intervals): {label: (sorted counts over reps and boots,
+    exact)}} where exact: each rep gave one count in every boot."""
+    out = {}
+    for label, boots in results["kernels"].items():
+        per = {}
+        for txs in boots:
+            for t in txs:
+                per.setdefault((t["kind"], t["intervals"]), {}).setdefault(t["rep"], []).append(t["insns"])
+        for key, reps in per.items():
+            counts = sorted(c for cs in reps.values() for c in cs)
+            out.setdefault(key, {})[label] = (counts, all(len(set(cs)) == 1 for cs in reps.values()))
+    return out
+
+
+def func_medians(kernels, label, kind, n):
+    """Per function, the median over reps and boots of its instructions in
+    a transaction of KIND at N intervals of kernel LABEL (KERNELS: each
+    label's transactions per boot, as transactions() reads them)."""
+    txs = [t for boots in kernels[label] for t in boots if t["kind"] == kind and t["intervals"] == n]
+    names = {f for t in txs for f in t["funcs"]}
+    return {f: statistics.median(t["funcs"].get(f, 0) for t in txs) for f in names}
+
+
+def func_diffs(kernels):
+    """{"KIND N": {label: {function: median}}} for the functions whose
+    medians differ between the first kernel and the last, at most TOP_FUNCS
+    per transaction kind and size, largest difference first: what the
+    report lists, and all of the per-function counts that commit.json
+    keeps."""
+    labels = list(kernels)
+    keys = sorted({(t["kind"], t["intervals"]) for bs in kernels.values() for txs in bs for t in txs})
+    out = {}
+    for kind, n in keys:
+        med = {lb: func_medians(kernels, lb, kind, n) for lb in labels}
+        a, b = med[labels[0]], med[labels[-1]]
+        diff = sorted((f for f in set(a) | set(b) if a.get(f, 0) != b.get(f, 0)),
+                      key=lambda f: (-abs(b.get(f, 0) - a.get(f, 0)), f))[:TOP_FUNCS]
+        out["%s %d" % (kind, n)] = {lb: {f: med[lb].get(f, 0) for f in diff} for lb in labels}
+    return out
+
+
+def span(counts):
+    lo, hi = counts[0], counts[-1]
+    return "%d" % lo if lo == hi else "%d..%d" % (lo, hi)
+
+
+def table(results):
+    """The posting's table: per size and kind, each kernel's count, and the
+    last kernel's median less the first's: in all, per interval and
+    relative to the first's."""
+    labels = list(results["kernels"])
+    first, last = labels[0], labels[-1]
+    rows = [["intervals", "transaction"] + labels + ["difference", "per interval", "relative"]]
+    for (kind, n), by in sorted(summary(results).items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        a, b = statistics.median(by[first][0]), statistics.median(by[last][0])
+        rows.append(["{:,}".format(n), dict(KINDS)[kind]] + [span(by[lb][0]) for lb in labels]
+                    + ["%+d" % (b - a), "%+.1f" % ((b - a) / n), "%+.1f %%" % (100.0 * (b - a) / a)])
+    width = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  ".join(c.rjust(w) if i > 1 else c.ljust(w) for i, (c, w) in enumerate(zip(r, width))).rstrip()
+            for r in rows]
+
+
+def posting_table(results):
+    """The table for a commit message, at most 75 columns: the last two
+    kernels (a patch's own effect, when the last adds it), the median of
+    each, and the difference."""
+    first, last = list(results["kernels"])[-2:]
+    rows = [["intervals", "transaction", first, last, "per interval", "relative"]]
+    for (kind, n), by in sorted(summary(results).items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        a, b = statistics.median(by[first][0]), statistics.median(by[last][0])
+        rows.append(["{:,}".format(n), POSTING_KINDS[kind], "%d" % a, "%d" % b, "%+.1f" % ((b - a) / n),
+                     "%+.1f %%" % (100.0 * (b - a) / a)])
+    width = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  " + "  ".join(c.rjust(w) if i > 1 else c.ljust(w) for i, (c, w) in enumerate(zip(r, width))).rstrip()
+            for r in rows]
+
+
+def render(t0dir):
+    with open(os.path.join(t0dir, "commit.json")) as f:
+        results = json.load(f)
+    run = results["run"]
+    labels = list(results["kernels"])
+    summ = summary(results)
+    inexact = sorted("%s %s at %d intervals" % (lb, kind, n) for (kind, n), by in summ.items()
+                     for lb, (_, exact) in by.items() if not exact)
+    head = ["Kernel instructions per transaction on an interval set (rbtree backend): nfnetlink's",
+            "batch with its commit, counted under QEMU TCG, x86_64, spectre_v2=%s; the range" % run["mitigation"],
+            "is over %d transactions of each kind and %d boots per kernel." % (run["reps"], run["rounds"])]
+    text = ["# t0.py commit: instructions per transaction", "",
+            "base: %s; cpu: %s; date %s" % (run["base_version"], run["cpu"], run["date"]), ""]
+    text += ["| kernel | directory | stamp |", "|---|---|---|"]
+    text += ["| %s | %s | %s |" % (lb, run["kdirs"][lb], run["stamps"][lb]) for lb in labels]
+    text += [""] + head + ["", "```"] + table(results) + ["```", ""]
+    text.append("Exact (each transaction gave the same count in every boot): %s."
+                % ("all" if not inexact else "all but " + "; ".join(inexact)))
+    if len(labels) > 1:
+        first, last = labels[0], labels[-1]
+        text += ["", "## Where the difference goes (%s less %s, median per transaction)" % (last, first)]
+        for (kind, n) in sorted(summ, key=lambda k: (k[1], k[0])):
+            med = results["funcs"]["%s %d" % (kind, n)]
+            text += ["", "%s, %s intervals:" % (dict(KINDS)[kind], "{:,}".format(n))]
+            text += (["  %+10.1f  %s" % (med[last][f] - med[first][f], f) for f in med[first]]
+                     or ["  no function differs"])
+    write(os.path.join(t0dir, "commit.md"), "\n".join(text) + "\n")
+    posting = ["  kernel instructions per transaction on a set of N IPv4 intervals,",
+               "  median of %d (%d boots); QEMU TCG, x86_64, spectre_v2=%s"
+               % (run["reps"] * run["rounds"], run["rounds"], run["mitigation"]), ""]
+    write(os.path.join(t0dir, "commit-posting.txt"), "\n".join(posting + posting_table(results)) + "\n")
+    print("\n".join(text))
+    return 0
+
+
+def main(args):
+    """t0.py commit: boot each --kernel --rounds times, then the report."""
+    t0dir = os.path.join(args.results, "t0")
+    if args.render:
+        return render(t0dir)
+    if not args.kernel:
+        raise SystemExit("t0 commit: no --kernel LABEL=KDIR given")
+    kernels = dict(args.kernel)
+    if len(kernels) != len(args.kernel):
+        raise SystemExit("t0 commit: a --kernel label given twice")
+    rawdir = os.path.join(t0dir, "commit-raw")
+    os.makedirs(rawdir, exist_ok=True)
+    os.environ["NFTLAB_BASE"] = args.base
+    subprocess.run(["make", "-s", "-C", os.path.join(lab.TOP, "userspace")], check=True)
+    plugin = t0run.build_plugin()
+    boots = {lb: [] for lb in kernels}
+    for rnd in range(1, args.rounds + 1):
+        for lb, kdir in kernels.items():
+            boots[lb].append(boot(rawdir, lb, kdir, plugin, rnd, args))
+    results = {"kernels": {lb: [transactions(b) for b in bs] for lb, bs in boots.items()}}
+    bad = [m for lb, bs in boots.items() for m in check(zip(bs, results["kernels"][lb]))]
+    if bad:
+        raise SystemExit("t0 commit: refused:\n  " + "\n  ".join(bad))
+    results["funcs"] = func_diffs(results["kernels"])
+    for bs in results["kernels"].values():
+        for txs in bs:
+            for t in txs:
+                del t["funcs"]
+    results["run"] = dict(base=args.base, base_version=t0run.base_version(kernels), cpu=cpu_model(),
+                          date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), sizes=args.sizes,
+                          reps=args.reps, rounds=args.rounds, mitigation=args.mitigation, nft=args.nft,
+                          kdirs=kernels, stamps={lb: t0run.kernel_stamp(k) for lb, k in kernels.items()})
+    write(os.path.join(t0dir, "commit.json"), json.dumps(results, separators=(",", ":")) + "\n")
+    return render(t0dir)

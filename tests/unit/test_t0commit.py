@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of t0.py commit (nft_concat_range/nftbench/t0/commit.py):
+a boot's snapshots to one count per transaction, the refusals (a region
+left open, a region that scheduled, snapshots the guest did not make),
+what is exact, the table's difference per interval and the report's
+functions.  Synthetic boots: no kernel, no QEMU.
+
+python3 tests/unit/test_t0commit.py: TAP (lib/tap.py); -v: unittest's own runner."""
+import contextlib
+import io
+import json
+import os
+import runpy
+import sys
+import tempfile
+import unittest
+
+runpy.run_path(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "lib", "bootstrap.py"))
+import tap  # noqa: E402
+from nftbench.t0 import commit as t0commit  # noqa: E402
+
+
+def write_boot(bdir, sizes, per_interval, reps=2, funcs=None, sched=0, unclosed=0, extra_snaps=0):
+    """A boot as the guest and the plugin leave it: cost.jsonl (one line
+    per size, its marks) and counts.jsonl (two snapshots per transaction,
+    then the plugin's exit snapshot).  A transaction at N intervals costs
+    N * PER_INTERVAL + rep in the region, split over FUNCS ({name:
+    share}); SCHED: __schedule() calls in the first transaction;
+    UNCLOSED: regions of the first transaction left open."""
+    os.makedirs(bdir, exist_ok=True)
+    funcs = funcs or {"nft_rbtree_commit": 1}
+    insns, opened, closed, fsum, seq, snaps = 0, 0, 0, {}, 0, []
+    sched_calls = 0
+
+    def snap(mark="pgctrl_show"):
+        nonlocal seq
+        snaps.append({"mark": mark, "seq": seq,
+                      "counters": {"kernel_insns": [insns * 3, insns], "packets": [opened, 0],
+                                   "leaves": [closed, 0]},
+                      "calls": {"__schedule": [sched_calls + 5, sched_calls]}, "funcs": dict(fsum)})
+        seq += 1
+
+    with open(os.path.join(bdir, "cost.jsonl"), "w") as f:
+        for n in sizes:
+            f.write(json.dumps({"intervals": n, "marks": 4 * reps}) + "\n")
+    first = True
+    for n in sizes:
+        for _kind in ("commit", "refresh"):
+            for rep in range(reps):
+                snap()
+                cost = n * per_interval + rep
+                insns += cost
+                for name, share in funcs.items():
+                    fsum[name] = fsum.get(name, 0) + cost * share
+                opened += 1
+                closed += 1 - (unclosed if first else 0)
+                sched_calls += sched if first else 0
+                first = False
+                snap()
+    for _ in range(extra_snaps):
+        snap()
+    snap("exit")
+    with open(os.path.join(bdir, "counts.jsonl"), "w") as f:
+        f.writelines(json.dumps(s) + "\n" for s in snaps)
+    return bdir
+
+
+class Commit(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def boot(self, name, *args, **kw):
+        return write_boot(os.path.join(self.tmp.name, name), *args, **kw)
+
+    def test_one_count_per_transaction(self):
+        """transactions(): the region's instructions between a transaction's two snapshots, in guest order"""
+        txs = t0commit.transactions(self.boot("a-r1", [1000, 10000], 200))
+        self.assertEqual([(t["kind"], t["intervals"], t["rep"], t["insns"]) for t in txs],
+                         [("commit", 1000, 0, 200000), ("commit", 1000, 1, 200001),
+                          ("refresh", 1000, 0, 200000), ("refresh", 1000, 1, 200001),
+                          ("commit", 10000, 0, 2000000), ("commit", 10000, 1, 2000001),
+                          ("refresh", 10000, 0, 2000000), ("refresh", 10000, 1, 2000001)])
+        self.assertEqual(txs[0]["funcs"], {"nft_rbtree_commit": 200000})
+        self.assertEqual(t0commit.check([("a-r1", txs)]), [])
+
+    def test_snapshots_the_guest_did_not_make_are_refused(self):
+        """transactions(): more snapshots than the guest's marks is an error, not a shifted pairing"""
+        with self.assertRaises(SystemExit) as e:
+            t0commit.transactions(self.boot("a-r1", [1000], 200, extra_snaps=1))
+        self.assertIn("9 snapshots, the guest made 8 marks", str(e.exception))
+
+    def test_scheduling_and_open_regions_are_refused(self):
+        """check(): a region that called __schedule() or was left open is named"""
+        sched = t0commit.transactions(self.boot("s-r1", [1000], 200, sched=1))
+        opened = t0commit.transactions(self.boot("o-r1", [1000], 200, unclosed=1))
+        bad = t0commit.check([("s-r1", sched), ("o-r1", opened)])
+        self.assertEqual(bad, ["s-r1 commit, 1000 intervals, rep 0: __schedule() ran in the region",
+                               "o-r1 commit, 1000 intervals, rep 0: 1 regions opened, 0 closed"])
+
+    def results(self, b_per_interval=300, b2_per_interval=None):
+        kernels = {"base": [t0commit.transactions(self.boot("base-r%d" % r, [1000, 10000], 200)) for r in (1, 2)],
+                   "new": [t0commit.transactions(self.boot("new-r1", [1000, 10000], b_per_interval,
+                                                           funcs={"nft_rbtree_commit": 0.5, "key_store": 0.5})),
+                           t0commit.transactions(self.boot("new-r2", [1000, 10000],
+                                                           b2_per_interval or b_per_interval,
+                                                           funcs={"nft_rbtree_commit": 0.5, "key_store": 0.5}))]}
+        return kernels
+
+    def test_exact_when_every_boot_agrees(self):
+        """summary(): a transaction is exact only when each rep gives one count in every boot"""
+        s = t0commit.summary({"kernels": self.results()})
+        self.assertEqual(s[("commit", 1000)]["base"], ([200000, 200000, 200001, 200001], True))
+        s = t0commit.summary({"kernels": self.results(300, 301)})
+        self.assertFalse(s[("commit", 1000)]["new"][1])
+        self.assertTrue(s[("commit", 1000)]["base"][1])
+
+    def test_table_difference_per_interval(self):
+        """table(): the last kernel less the first, in all and per interval"""
+        rows = t0commit.table({"kernels": self.results()})
+        self.assertEqual(rows[0].split(), ["intervals", "transaction", "base", "new", "difference", "per",
+                                           "interval", "relative"])
+        self.assertIn("1,000      one-interval commit", rows[1])
+        self.assertEqual(rows[1].split()[-4:], ["+100000", "+100.0", "+50.0", "%"], rows[1])
+        self.assertEqual(rows[3].split()[-4:], ["+1000000", "+100.0", "+50.0", "%"], rows[3])
+
+    def test_report_lists_the_functions_that_differ(self):
+        """render(): commit.md names where the difference goes; commit.json keeps only those functions"""
+        kernels = self.results()
+        funcs = t0commit.func_diffs(kernels)
+        self.assertEqual(funcs["commit 1000"], {"base": {"key_store": 0, "nft_rbtree_commit": 200000.5},
+                                                "new": {"key_store": 150000.25, "nft_rbtree_commit": 150000.25}})
+        t0dir = os.path.join(self.tmp.name, "t0")
+        os.makedirs(t0dir)
+        for bs in kernels.values():
+            for txs in bs:
+                for t in txs:
+                    del t["funcs"]
+        run = dict(base_version="linux-source-7.3 7.3.4", cpu="cpu", date="d", reps=2, rounds=2,
+                   mitigation="retpoline", kdirs={"base": "/k/b", "new": "/k/n"}, stamps={"base": "s", "new": "t"})
+        with open(os.path.join(t0dir, "commit.json"), "w") as f:
+            json.dump({"kernels": kernels, "funcs": funcs, "run": run}, f)
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(t0commit.render(t0dir), 0)
+        md = open(os.path.join(t0dir, "commit.md")).read()
+        self.assertIn("  +150000.2  key_store", md)
+        self.assertIn("   -50000.2  nft_rbtree_commit", md)
+        self.assertIn("Exact (each transaction gave the same count in every boot): all.", md)
+        posting = open(os.path.join(t0dir, "commit-posting.txt")).read()
+        self.assertNotIn("/k/", posting)
+
+
+if __name__ == "__main__":
+    sys.exit(tap.run_file(__file__))
