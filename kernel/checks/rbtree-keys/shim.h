@@ -34,12 +34,14 @@ typedef uint32_t __be32;
 #define be32_to_cpu(x) __builtin_bswap32(x)
 
 struct rcu_head { void *next; };
-struct nft_set_ext { u8 key[64]; };
+/* As in the kernel: an element's key is an nft_data, 8-byte aligned. */
+struct nft_data { u32 data[4]; };
+struct nft_set_ext { u8 key[64] __attribute__((aligned(8))); };
 struct nft_set { u32 klen; };
 
-static inline void *nft_set_ext_key(const struct nft_set_ext *ext)
+static inline struct nft_data *nft_set_ext_key(const struct nft_set_ext *ext)
 {
-	return (void *)ext->key;
+	return (struct nft_data *)ext->key;
 }
 
 /* A binary search with the kernel's calling convention: CMP(key, elt) < 0
