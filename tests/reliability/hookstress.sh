@@ -62,10 +62,8 @@ for p in $parts; do
 done
 
 # The guest's / is the host's: a host binary runs there.
-nfqv=$top/build/reliability/nfq-verdict
-mkdir -p "${nfqv%/*}" "$run"
-cc -std=c11 -Wall -Wextra -Werror -O2 -o "$nfqv" "$top/tests/reliability/nfq-verdict.c" -lmnl ||
-	tap_bail "cannot build tests/reliability/nfq-verdict.c (libmnl-dev: make deps)"
+mkdir -p "$run"
+nfqv=$("$top/tests/reliability/build-nfq-verdict") || tap_bail "cannot build nfq-verdict"
 
 for k in $kernels; do
 	name=${k%%=*} kernel=""

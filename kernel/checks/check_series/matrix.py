@@ -125,6 +125,47 @@ def item_modules(item):
     products.report(ctx.tap, ctx.host.dry, "matrix modules: ", "%s/modules.tap" % results, console)
     products.report(ctx.tap, ctx.host.dry, "matrix modules: ", "%s/nft_concat_range.tap" % results, console)
     ctx.result("matrix modules: guest exit status", rc)
+    modules_hookstress(item)
+
+
+# The hook entry's static calls around module unload and nfqueue
+# reinjection (issue #52), on the same modular kernel: make check-debug's
+# guest (tests/reliability/guest-hookstress.sh) with its parts unload and
+# nfqueue, booted with retpolines and 2 CPUs, HOOKSTRESS_CYCLES unload
+# cycles of HOOKSTRESS_PACKETS pings (check-debug: 50 cycles on a debug
+# kernel); then the console's kernel reports (splats.py).
+HOOKSTRESS_PARTS = ("unload", "nfqueue")
+HOOKSTRESS_CYCLES = 5
+HOOKSTRESS_PACKETS = 20
+HOOKSTRESS_APPEND = "spectre_v2=retpoline ignore_loglevel pci=noacpi"
+
+
+def modules_hookstress(item):
+    ctx = item.ctx
+    rc, nfqv = ctx.host.output([ctx.tool("tests/reliability/build-nfq-verdict")],
+                               stand_in=ctx.tool("build/reliability/nfq-verdict"))
+    ctx.result("matrix modules: nfq-verdict builds (tests/reliability/build-nfq-verdict)", rc)
+    if rc != 0:
+        return
+    results = "%s/hookstress" % item.dir
+    ctx.host.make_dirs(results)
+    ctx.host.log("matrix modules: booting under QEMU TCG, 2 CPUs: nf_tables unloaded %d times under traffic,"
+                 " nfqueue reinjection (10-20 min)" % HOOKSTRESS_CYCLES)
+    start = int(time.time())
+    rc = item.guest("hookstress", 3000,
+                    [ctx.tool("tests/reliability/guest-hookstress.sh"), "--plain", "%s/modules" % item.kernel.path,
+                     nfqv, str(HOOKSTRESS_CYCLES), str(HOOKSTRESS_PACKETS), "1"] + list(HOOKSTRESS_PARTS),
+                    after=["--cpus", "2", "--mem", "2G", "--append", HOOKSTRESS_APPEND])
+    item.exited(rc, start, results)
+    console = "%s/console.log" % results
+    for part in ("features",) + HOOKSTRESS_PARTS:
+        products.report(ctx.tap, ctx.host.dry, "matrix modules: hookstress: ", "%s/%s.tap" % (results, part),
+                        console)
+    report = "%s/splats.tap" % results
+    ctx.host.run(["python3", ctx.tool("tests/reliability/splats.py"), "--config",
+                  "%s/config" % item.kernel.path, console, "%s/splats" % results], stdout=report)
+    products.forward(ctx.tap, ctx.host.dry, "matrix modules: hookstress: ", report)
+    ctx.result("matrix modules: hookstress guest exit status", rc)
 
 
 def item_plain(item):
