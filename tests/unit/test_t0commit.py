@@ -87,6 +87,13 @@ class Commit(unittest.TestCase):
         self.assertEqual(txs[0]["funcs"], {"nft_rbtree_commit": 200000})
         self.assertEqual(t0commit.check([("a-r1", txs)]), [])
 
+    def test_page_clearing_is_left_out(self):
+        """transactions(): the page clearing, which TCG counts per byte, is kept apart from the count"""
+        txs = t0commit.transactions(self.boot("c-r1", [1000], 200, funcs={"nft_rbtree_commit": 0.75,
+                                                                           "clear_page_erms": 0.25}))
+        self.assertEqual((txs[0]["insns"], txs[0]["clear"]), (150000, 50000))
+        self.assertEqual(txs[0]["funcs"]["clear_page_erms"], 50000)
+
     def test_snapshots_the_guest_did_not_make_are_refused(self):
         """transactions(): more snapshots than the guest's marks is an error, not a shifted pairing"""
         with self.assertRaises(SystemExit) as e:

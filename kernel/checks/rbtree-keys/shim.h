@@ -25,6 +25,7 @@ typedef uint32_t __be32;
 /* userspace allocations, so that ASan sees the array and its keys */
 #define kzalloc_obj(obj, gfp) calloc(1, sizeof(obj))
 #define kvmalloc_array(n, size, gfp) malloc((size_t)(n) * (size))
+#define kvzalloc_objs(type, n, gfp) calloc((n), sizeof(type))
 #define array_size(a, b) ((size_t)(a) * (b))
 #define kvfree(p) free(p)
 #define kfree(p) free(p)

@@ -479,7 +479,8 @@ def function_only(resdirs, names, cells, rows, labels):
     out = ["  instructions per packet in %s" % " + ".join("%s()" % n for n in names)] \
         + runs_lines(resdirs) + [""]
     return fit(out + kernel_table(labels, table, [
-        "  (t0.py run --per-function; a range is min..max over the boots of",
+        "  (%s; a range is min..max over the boots of"
+        % ("counted per function" if POSTING["on"] else "t0.py run --per-function"),
         "  a kernel; a delta counts where the ranges of at least %d boots" % t0cells.MIN_BOOTS,
         "  each do not overlap; \"?\": they overlap, no difference proven)"]))
 
