@@ -22,8 +22,8 @@ under QEMU TCG:
            rework of the hook entry in nf_hook_slow; nf_tables' entry point
            and its direct calls in the module); the guest loads every
            netfilter module of the build with modprobe -d and runs
-           nft_concat_range.sh's correctness group; a second guest (2
-           CPUs, retpolines) runs make check-debug's hookstress parts
+           nft_concat_range.sh's correctness group; a second guest (one
+           CPU: no ACPI; retpolines) runs make check-debug's hookstress parts
            unload (nf_tables removed and loaded again 5 times under
            traffic) and nfqueue (reinjection through the static call),
            every packet counted (issue #52)

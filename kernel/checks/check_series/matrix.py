@@ -131,9 +131,10 @@ def item_modules(item):
 # The hook entry's static calls around module unload and nfqueue
 # reinjection (issue #52), on the same modular kernel: make check-debug's
 # guest (tests/reliability/guest-hookstress.sh) with its parts unload and
-# nfqueue, booted with retpolines and 2 CPUs, HOOKSTRESS_CYCLES unload
-# cycles of HOOKSTRESS_PACKETS pings (check-debug: 50 cycles on a debug
-# kernel); then the console's kernel reports (splats.py).
+# nfqueue, booted with retpolines, HOOKSTRESS_CYCLES unload cycles of
+# HOOKSTRESS_PACKETS pings (check-debug: 50 cycles on a debug kernel with
+# 2 CPUs; this kernel has no ACPI, so TCG boots one CPU of it); then the
+# console's kernel reports (splats.py).
 HOOKSTRESS_PARTS = ("unload", "nfqueue")
 HOOKSTRESS_CYCLES = 5
 HOOKSTRESS_PACKETS = 20
@@ -149,13 +150,14 @@ def modules_hookstress(item):
         return
     results = "%s/hookstress" % item.dir
     ctx.host.make_dirs(results)
-    ctx.host.log("matrix modules: booting under QEMU TCG, 2 CPUs: nf_tables unloaded %d times under traffic,"
+    ctx.host.log("matrix modules: booting under QEMU TCG: nf_tables unloaded %d times under traffic,"
                  " nfqueue reinjection (10-20 min)" % HOOKSTRESS_CYCLES)
     start = int(time.time())
     rc = item.guest("hookstress", 3000,
-                    [ctx.tool("tests/reliability/guest-hookstress.sh"), "--plain", "%s/modules" % item.kernel.path,
+                    [ctx.tool("tests/reliability/guest-hookstress.sh"), "--plain", "--cpus", "1",
+                     "%s/modules" % item.kernel.path,
                      nfqv, str(HOOKSTRESS_CYCLES), str(HOOKSTRESS_PACKETS), "1"] + list(HOOKSTRESS_PARTS),
-                    after=["--cpus", "2", "--mem", "2G", "--append", HOOKSTRESS_APPEND])
+                    after=["--mem", "2G", "--append", HOOKSTRESS_APPEND])
     item.exited(rc, start, results)
     console = "%s/console.log" % results
     for part in ("features",) + HOOKSTRESS_PARTS:
