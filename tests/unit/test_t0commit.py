@@ -23,7 +23,7 @@ from nftbench.t0 import commit as t0commit  # noqa: E402
 
 def write_boot(bdir, sizes, per_interval, reps=2, funcs=None, sched=0, unclosed=0, extra_snaps=0):
     """A boot as the guest and the plugin leave it: cost.jsonl (one line
-    per size, its marks) and counts.jsonl (two snapshots per transaction,
+    per size: its transactions' times and its marks) and counts.jsonl (two snapshots per transaction,
     then the plugin's exit snapshot).  A transaction at N intervals costs
     N * PER_INTERVAL + rep in the region, split over FUNCS ({name:
     share}); SCHED: __schedule() calls in the first transaction;
@@ -43,7 +43,8 @@ def write_boot(bdir, sizes, per_interval, reps=2, funcs=None, sched=0, unclosed=
 
     with open(os.path.join(bdir, "cost.jsonl"), "w") as f:
         for n in sizes:
-            f.write(json.dumps({"intervals": n, "marks": 4 * reps}) + "\n")
+            f.write(json.dumps({"intervals": n, "commit_s": [0.5] * reps, "refresh_s": [0.5] * reps,
+                                "marks": 4 * reps}) + "\n")
     first = True
     for n in sizes:
         for _kind in ("commit", "refresh"):

@@ -38,8 +38,10 @@ from .symbols import COMMITS, kernel_nm, kernel_symbols, parse_functions
 
 GUEST = os.path.join(lab.SUITE, "guest", "commit-cost.py")
 MARK = "/proc/net/pktgen/pgctrl"
-KINDS = (("commit", "one-interval commit"), ("refresh", "timeout update"))
-POSTING_KINDS = {"commit": "add interval", "refresh": "timeout update"}
+# A transaction's kind: the guest's list of its wall times (cost.jsonl),
+# its name in the report and in a posting's table.
+KINDS = {"commit": ("commit_s", "one-interval commit", "add interval"),
+         "refresh": ("refresh_s", "timeout update", "timeout update")}
 # Functions listed per size in the report: the largest differences.
 TOP_FUNCS = 8
 # Page clearing: a "rep stosb" that TCG executes, and the plugin counts,
@@ -97,8 +99,8 @@ def transactions(bdir):
         raise SystemExit("t0 commit: %s: %d snapshots, the guest made %d marks" % (bdir, len(snaps), want))
     out, i = [], 0
     for s in sizes:
-        for kind, _ in KINDS:
-            for rep in range(s["marks"] // 4):
+        for kind, (times, _, _) in KINDS.items():
+            for rep in range(len(s[times])):
                 a, b = snaps[i], snaps[i + 1]
                 i += 2
                 calls = {k: region(a["calls"], b["calls"], k) for k in b["calls"]}
@@ -169,6 +171,27 @@ def func_diffs(kernels):
     return out
 
 
+def by_size(summ):
+    """The (kind, intervals) keys of summary() SUMM, by size, then kind."""
+    return sorted(summ, key=lambda k: (k[1], k[0]))
+
+
+def columns(rows, indent=""):
+    """ROWS as text: the first two columns to the left, the others to the
+    right, two spaces apart."""
+    width = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return [indent + "  ".join(c.rjust(w) if i > 1 else c.ljust(w) for i, (c, w) in enumerate(zip(r, width))).rstrip()
+            for r in rows]
+
+
+def difference(by, first, last, n):
+    """LAST's median less FIRST's in BY (a summary() entry at N intervals):
+    (FIRST's median, LAST's median, the difference per interval and
+    relative, as text)."""
+    a, b = statistics.median(by[first][0]), statistics.median(by[last][0])
+    return a, b, "%+.1f" % ((b - a) / n), "%+.1f %%" % (100.0 * (b - a) / a)
+
+
 def span(counts):
     lo, hi = counts[0], counts[-1]
     return "%d" % lo if lo == hi else "%d..%d" % (lo, hi)
@@ -179,15 +202,14 @@ def table(results):
     last kernel's median less the first's: in all, per interval and
     relative to the first's."""
     labels = list(results["kernels"])
-    first, last = labels[0], labels[-1]
+    summ = summary(results)
     rows = [["intervals", "transaction"] + labels + ["difference", "per interval", "relative"]]
-    for (kind, n), by in sorted(summary(results).items(), key=lambda kv: (kv[0][1], kv[0][0])):
-        a, b = statistics.median(by[first][0]), statistics.median(by[last][0])
-        rows.append(["{:,}".format(n), dict(KINDS)[kind]] + [span(by[lb][0]) for lb in labels]
-                    + ["%+d" % (b - a), "%+.1f" % ((b - a) / n), "%+.1f %%" % (100.0 * (b - a) / a)])
-    width = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return ["  ".join(c.rjust(w) if i > 1 else c.ljust(w) for i, (c, w) in enumerate(zip(r, width))).rstrip()
-            for r in rows]
+    for kind, n in by_size(summ):
+        by = summ[(kind, n)]
+        a, b, per, rel = difference(by, labels[0], labels[-1], n)
+        rows.append(["{:,}".format(n), KINDS[kind][1]] + [span(by[lb][0]) for lb in labels]
+                    + ["%+d" % (b - a), per, rel])
+    return columns(rows)
 
 
 def posting_table(results):
@@ -195,14 +217,12 @@ def posting_table(results):
     kernels (a patch's own effect, when the last adds it), the median of
     each, and the difference."""
     first, last = list(results["kernels"])[-2:]
+    summ = summary(results)
     rows = [["intervals", "transaction", first, last, "per interval", "relative"]]
-    for (kind, n), by in sorted(summary(results).items(), key=lambda kv: (kv[0][1], kv[0][0])):
-        a, b = statistics.median(by[first][0]), statistics.median(by[last][0])
-        rows.append(["{:,}".format(n), POSTING_KINDS[kind], "%d" % a, "%d" % b, "%+.1f" % ((b - a) / n),
-                     "%+.1f %%" % (100.0 * (b - a) / a)])
-    width = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return ["  " + "  ".join(c.rjust(w) if i > 1 else c.ljust(w) for i, (c, w) in enumerate(zip(r, width))).rstrip()
-            for r in rows]
+    for kind, n in by_size(summ):
+        a, b, per, rel = difference(summ[(kind, n)], first, last, n)
+        rows.append(["{:,}".format(n), KINDS[kind][2], "%d" % a, "%d" % b, per, rel])
+    return columns(rows, "  ")
 
 
 def render(t0dir):
@@ -229,17 +249,17 @@ def render(t0dir):
     if len(labels) > 1:
         first, last = labels[0], labels[-1]
         text += ["", "## Where the difference goes (%s less %s, median per transaction)" % (last, first)]
-        for (kind, n) in sorted(summ, key=lambda k: (k[1], k[0])):
+        for kind, n in by_size(summ):
             med = results["funcs"]["%s %d" % (kind, n)]
-            text += ["", "%s, %s intervals:" % (dict(KINDS)[kind], "{:,}".format(n))]
+            text += ["", "%s, %s intervals:" % (KINDS[kind][1], "{:,}".format(n))]
             text += (["  %+10.1f  %s" % (med[last][f] - med[first][f], f) for f in med[first]]
                      or ["  no function differs"])
     text += ["", "## Page clearing left out (median per transaction, bytes cleared + a few)", ""]
     text += ["  %-9s %-20s %s" % ("intervals", "transaction", "  ".join("%12s" % lb for lb in labels))]
-    for kind, n in sorted(summ, key=lambda k: (k[1], k[0])):
+    for kind, n in by_size(summ):
         clears = [statistics.median(t["clear"] for bs in results["kernels"][lb] for t in bs
                                     if t["kind"] == kind and t["intervals"] == n) for lb in labels]
-        text.append("  %-9s %-20s %s" % ("{:,}".format(n), dict(KINDS)[kind],
+        text.append("  %-9s %-20s %s" % ("{:,}".format(n), KINDS[kind][1],
                                           "  ".join("%12d" % c for c in clears)))
     write(os.path.join(t0dir, "commit.md"), "\n".join(text) + "\n")
     posting = ["  kernel instructions per transaction on a set of N IPv4 intervals,",
