@@ -19,8 +19,11 @@
 #                      failslab (--with debug), kprobes, smp, modules, brnf
 #   x86_64-7.3-kcsan   7.3 patched: KCSAN (--with kcsan; it excludes
 #                      KASAN), kprobes, smp, modules, brnf
+#   x86_64-7.3-modules 7.3 patched, modules only (check-series' modules
+#                      item, which runs the parts unload and nfqueue on
+#                      it): no checker but the console's, one CPU
 #   NAME=DIR           boot the kernel directory DIR (e.g. an earlier
-#                      build) as NAME, one of the two, instead of building
+#                      build) as NAME, one of the three, instead of building
 # --cycles  unload cycles (default 50)
 # --packets pings each counted step sends (default 20)
 # --ops     churn operations (default 300)
@@ -62,13 +65,15 @@ for p in $parts; do
 done
 
 # The guest's / is the host's: a host binary runs there.
-mkdir -p "$run"
-nfqv=$("$top/tests/reliability/build-nfq-verdict") || tap_bail "cannot build nfq-verdict"
+nfqv=$top/build/reliability/nfq-verdict
+mkdir -p "${nfqv%/*}" "$run"
+cc -std=c11 -Wall -Wextra -Werror -O2 -o "$nfqv" "$top/tests/reliability/nfq-verdict.c" -lmnl ||
+	tap_bail "cannot build tests/reliability/nfq-verdict.c (libmnl-dev: make deps)"
 
 for k in $kernels; do
 	name=${k%%=*} kernel=""
 	[ "$name" = "$k" ] || kernel=${k#*=}
-	guest_opt=()
+	guest_opt=() cpus=2
 	case "$name" in
 	x86_64-7.3-debug)
 		build=(--base 7.3 --with debug --with kprobes --with smp --with modules --with brnf
@@ -77,7 +82,12 @@ for k in $kernels; do
 		build=(--base 7.3 --with kcsan --with kprobes --with smp --with modules --with brnf
 			x86_64 patched retpoline)
 		guest_opt=(--kcsan) ;;
-	*) tap_bail "unknown kernel $name (x86_64-7.3-debug x86_64-7.3-kcsan, or NAME=DIR)" ;;
+	x86_64-7.3-modules)
+		# check-series' modules item: no debug checker, no kprobes, no
+		# ACPI (TCG boots one CPU of it), no br_netfilter
+		build=(--base 7.3 --with modules x86_64 patched retpoline)
+		guest_opt=(--plain --cpus 1) cpus=1 ;;
+	*) tap_bail "unknown kernel $name (x86_64-7.3-debug x86_64-7.3-kcsan x86_64-7.3-modules, or NAME=DIR)" ;;
 	esac
 	if [ -z "$kernel" ]; then
 		kernel=$("$top/kernel/builder/build" "${build[@]}") || tap_bail "cannot build $name (${build[*]})"
@@ -96,7 +106,7 @@ for k in $kernels; do
 	# (AE_AML_LOOP_TIMEOUT), the virtio devices got no IRQ ("PCI INT A: no
 	# GSI") and the guest hung mounting its 9p root, twice in a row.
 	# shellcheck disable=SC2086 # parts is a word list
-	"$top/kernel/runner/lab-run" --arch x86_64 --base 7.3 --cpus 2 --mem 2G --kernel "$kernel" \
+	"$top/kernel/runner/lab-run" --arch x86_64 --base 7.3 --cpus "$cpus" --mem 2G --kernel "$kernel" \
 		--results "$dir" --append "spectre_v2=retpoline ignore_loglevel log_buf_len=16M pci=noacpi" -- \
 		"$top/tests/reliability/guest-hookstress.sh" "${guest_opt[@]}" "$kernel/modules" "$nfqv" \
 		"$cycles" "$packets" "$ops" $parts > "$dir/console.log" 2>&1
@@ -105,7 +115,7 @@ for k in $kernels; do
 	kmemleak=
 	grep -qx 'CONFIG_DEBUG_KMEMLEAK=y' "$kernel/config" && kmemleak=$dir/kmemleak.txt
 	# shellcheck disable=SC2086 # parts is a word list
-	guest_tap "$name, 2 CPUs: " "$dir" "$rc" "$((SECONDS - start))" "$kernel/config" "$kmemleak" $parts
+	guest_tap "$name, $cpus CPU(s): " "$dir" "$rc" "$((SECONDS - start))" "$kernel/config" "$kmemleak" $parts
 	# The counts sit beside the kernel's other results for summary.py.
 	tap_check "$name: the guest wrote its counts (hookstress.json)" test -s "$dir/hookstress.json"
 done

@@ -54,7 +54,7 @@ PROGRAM = ("kernel/checks/check-series", "kernel/checks/check_series", "kernel/l
 STUBBED = ("kernel/builder/build", "kernel/builder/fetch-base", "kernel/builder/prepare-tree",
            "kernel/builder/install-deps", "kernel/runner/lab-run", "kernel/checks/check-direct-calls",
            "tests/lab/extract-selftests", "tests/lab/stable-kselftest", "tests/reliability/open-interval.sh",
-           "tests/reliability/build-nfq-verdict")
+           "tests/reliability/hookstress.sh")
 # ... and those it finds on PATH.
 PATH_STUBS = ("git", "make", "clang", "clang-16", "clang-19", "ld.lld", "ld.lld-16", "ld.lld-19")
 # The host's tools the world keeps: what bash scripts and lib.sh use.
@@ -225,13 +225,11 @@ def make_world(root, scenario, rev=None):
         where = shutil.which(name)
         if where and name != "python3":
             os.symlink(where, os.path.join(tools, name))
-    # python3 runs tests/lab/compare-warnings.py and
-    # tests/reliability/splats.py: the stub's, without a Python's start;
-    # anything else (check-series itself): Python
+    # python3 runs tests/lab/compare-warnings.py: the stub's, without a
+    # Python's start; anything else (check-series itself): Python
     with open(os.path.join(tools, "python3"), "w") as f:
-        f.write('#!%s\ncase "${1:-}" in\n*/tests/lab/compare-warnings.py | */tests/reliability/splats.py)\n'
-                '\tname=${1#"$STUB_TOP/"}\n\tshift\n'
-                '\texec %s --as "$name" "$@" ;;\nesac\nexec %s "$@"\n'
+        f.write('#!%s\ncase "${1:-}" in\n*/tests/lab/compare-warnings.py)\n\tshift\n'
+                '\texec %s --as tests/lab/compare-warnings.py "$@" ;;\nesac\nexec %s "$@"\n'
                 % (shutil.which("bash"), shlex.quote(stub), shlex.quote(sys.executable)))
     os.chmod(os.path.join(tools, "python3"), 0o755)
     cache = os.path.join(root, "cache")

@@ -90,7 +90,8 @@ QUERY = re.compile(r"^(git -C \S+ (rev-parse|rev-list|log|grep|diff) |kernel/bui
 # the test lines the stubs' reports hold, forwarded by a run, unknown to
 # a dry run
 FORWARDED = re.compile(r"(first check|known issue # TODO upstream|second - with a dash|lookup: direct|"
-                       r"dynset: direct|selftest fix applies: 0001-fix\.patch|no WARN/BUG/Oops report)$")
+                       r"dynset: direct|selftest fix applies: 0001-fix\.patch|"
+                       r"x86_64-7\.3-modules, 1 CPU\(s\): the guest exited 0|unload: every check)$")
 TEST_LINE = re.compile(r"^(ok|not ok) \d+ - (.*)$", re.M)
 # a selftest's guest command: the directory tests/lab/stable-kselftest
 # printed (DIR/selftests/...) and the test

@@ -22,11 +22,12 @@ under QEMU TCG:
            rework of the hook entry in nf_hook_slow; nf_tables' entry point
            and its direct calls in the module); the guest loads every
            netfilter module of the build with modprobe -d and runs
-           nft_concat_range.sh's correctness group; a second guest (one
-           CPU: no ACPI; retpolines) runs make check-debug's hookstress parts
-           unload (nf_tables removed and loaded again 5 times under
-           traffic) and nfqueue (reinjection through the static call),
-           every packet counted (issue #52)
+           nft_concat_range.sh's correctness group; on 7.3, then
+           make check-debug's hookstress (tests/reliability/hookstress.sh,
+           one CPU: the kernel has no ACPI) runs its parts unload
+           (nf_tables removed and loaded again 5 times under traffic) and
+           nfqueue (reinjection through the static call) on it, every
+           packet counted (issue #52)
   plain    CONFIG_MITIGATION_RETPOLINE=n: builds, boots, smoke test
   llvm     clang (the base's llvm-toolchain: 6.12 LLVM=1, Debian's clang
            14; 7.3 clang-19): builds, direct calls, boots, and W=1 on the
