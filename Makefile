@@ -4,8 +4,8 @@
 SHELL := /bin/bash
 NFTLAB_CACHE ?= $(HOME)/.cache/nftlab
 export NFTLAB_CACHE
-# BASE=7.3 selects the upstream base tree for the kernel targets (default
-# 6.12, the LTS; kernel/builder/bases/).
+# BASE=6.12 or BASE=7.3 selects the base tree of the kernel targets
+# (default: the base of kernel/builder/bases/ that says "default: yes").
 ifneq ($(BASE),)
 export NFTLAB_BASE := $(BASE)
 endif
@@ -33,11 +33,11 @@ check: deps userspace
 check-full: deps userspace
 	@NFTLAB_CHECK_FULL=1 tests/run-check
 
-## check-series  bisect check (UML kernel after every patch) and the x86_64 build matrix: modules, RETPOLINE=n, clang + W=1, IBT, kCFI; BASE=7.3: every 7.3 lab kernel built and booted
+## check-series  bisect check (UML kernel after every patch) and the x86_64 build matrix: modules, RETPOLINE=n, clang + W=1, IBT, kCFI; BASE=6.12 for the 6.12 series
 check-series: deps
 	@kernel/checks/check-series
 
-## series-mail   the series as postings for git send-email (kernel/series/patches*/postings): build/series-mail/<base>/<posting>/, each with its git send-email --dry-run output; BASE=7.3 for nf-next, nf and the RFC
+## series-mail   the series as postings for git send-email (kernel/series/patches-*/postings): build/series-mail/<base>/<posting>/, each with its git send-email --dry-run output; 7.3: nf-next, nf and the RFC; BASE=6.12: the backport, stable
 series-mail: deps
 	@kernel/series/series-mail
 
@@ -49,24 +49,23 @@ check-debug: deps userspace
 tcg-plugin: deps
 	$(MAKE) -C nft_concat_range/tcg O=$(CURDIR)/build/tcg
 
-## t0            T0 only: exact per-packet counts, x86_64 kernels under QEMU TCG (results in build/results/t0-<timestamp>/; BASE=7.3: the 7.3 kernels)
+## t0            T0 only: exact per-packet counts, x86_64 kernels under QEMU TCG (results in build/results/t0-<base>-<UTC>/; BASE=6.12: the 6.12 kernels)
 ##               RULESET=FILE.nft PACKETS=SPEC: that ruleset instead of the suite's cells, e.g. PACKETS=daddr=10.0.0.1,dport=53
 ##               PATCH=FILE: what anyone's patch costs per packet (an mbox, a git format-patch directory or one
 ##               patch; ON=ours: on top of our series): docs/measure-your-patch.md.  CELLS=drop,hash: only those cells
 t0: deps tcg-plugin
 	@python3 nft_concat_range/t0.py $(if $(PATCH),patch '$(PATCH)' $(if $(ON),--on '$(ON)'),run) \
 		$(if $(BASE),--base $(BASE)) $(if $(CELLS),--cells '$(CELLS)') \
-		$(if $(RULESET),--ruleset '$(RULESET)') $(if $(PACKETS),--packets '$(PACKETS)') \
-		--results build/results/t0$(if $(BASE),-$(BASE))$(if $(PATCH),-patch)$(if $(RULESET),-ruleset)-$$(date -u +%Y%m%dT%H%M%SZ)
+		$(if $(RULESET),--ruleset '$(RULESET)') $(if $(PACKETS),--packets '$(PACKETS)')
 
-## kernels       build all UML lab kernels ({baseline,patched} x {retpoline,eibrs,plain}; BASE=7.3 for upstream's)
+## kernels       build all UML lab kernels ({baseline,patched} x {retpoline,eibrs,plain}; BASE= the base)
 kernels: deps
 	@for v in baseline patched; do for f in retpoline eibrs plain; do \
 		kernel/builder/build um $$v $$f >/dev/null || exit 1; done; done
 
-## bench         the performance suite: tables in build/results/bench-<timestamp>/ (FULL=1: more reps)
+## bench         the performance suite: tables in build/results/bench-<base>-<UTC>/ (FULL=1: more reps)
 bench: deps userspace
-	@nft_concat_range/bench $(if $(FULL),--full)
+	@nft_concat_range/bench $(if $(BASE),--base $(BASE)) $(if $(FULL),--full)
 
 ## bench-quick   every benchmark scenario once with small counts (validity only)
 bench-quick: deps userspace

@@ -26,8 +26,20 @@ log() { printf '[nftlab] %s\n' "$*" >&2; }
 die() { printf 'nftlab: %s\n' "$*" >&2; exit 1; }
 
 # The bases a kernel is built from: kernel/builder/bases/NAME each, one
-# "key: value" per line (package, pin, suite, patches, prefix).
+# "key: value" per line (package, pin, suite, patches, prefix, ...).
 known_bases() { (cd "${NFTLAB_TOP}/kernel/builder/bases" && printf '%s\n' *); }
+
+# The base of every tool that is not given one: the base whose file says
+# "default: yes" (exactly one does).
+default_base() {
+	local d
+
+	d=$(cd "${NFTLAB_TOP}/kernel/builder/bases" && grep -lx 'default: yes' -- *) ||
+		die "no file of kernel/builder/bases/ says 'default: yes'"
+	[ "$(printf '%s\n' "$d" | wc -l)" = 1 ] ||
+		die "more than one file of kernel/builder/bases/ says 'default: yes': $(printf '%s\n' "$d" | paste -sd ' ' -)"
+	printf '%s\n' "$d"
+}
 
 # base_field KEY: that field of the current base's file.
 base_field() {
@@ -38,8 +50,8 @@ base_field() {
 	printf '%s\n' "$v"
 }
 
-# set_base NAME: every function below then speaks of that base (6.12 when
-# no one says otherwise, so that nothing that existed changes meaning).
+# set_base NAME: every function below then speaks of that base
+# (default_base when no one says otherwise).
 set_base() {
 	[ -f "${NFTLAB_TOP}/kernel/builder/bases/$1" ] ||
 		die "unknown base '$1' (known: $(known_bases | paste -sd ' ' -))"
@@ -72,15 +84,8 @@ series_ident() {
 }
 
 # The fragment of the options the base's feature patches introduce, merged
-# into patched kernels only: kernel/config/feature.config for 6.12 (its
-# path is part of 6.12's keys), base-BASE-feature.config for another base.
-feature_config() {
-	if [ "$NFTLAB_BASE" = 6.12 ]; then
-		printf '%s/feature.config\n' "$NFTLAB_CONFIGS"
-	else
-		printf '%s/base-%s-feature.config\n' "$NFTLAB_CONFIGS" "$NFTLAB_BASE"
-	fi
-}
+# into patched kernels only.
+feature_config() { printf '%s/base-%s-feature.config\n' "$NFTLAB_CONFIGS" "$NFTLAB_BASE"; }
 
 # The Debian package of the base, e.g. linux-source-7.3.
 base_package() { base_field package; }
@@ -88,15 +93,9 @@ base_package() { base_field package; }
 # The pinned Debian version of the base's package.
 pinned_base_version() { base_field pin; }
 
-# Where the base's fetched package and its bookkeeping live.  6.12 keeps
-# the directory it had before there were two bases, so its cache stays valid.
-base_dir() {
-	if [ "$NFTLAB_BASE" = 6.12 ]; then
-		printf '%s/base\n' "$NFTLAB_CACHE"
-	else
-		printf '%s/base-%s\n' "$NFTLAB_CACHE" "$NFTLAB_BASE"
-	fi
-}
+# Where the base's fetched package and its bookkeeping live (the base's
+# "cache:" directory under NFTLAB_CACHE).
+base_dir() { printf '%s/%s\n' "$NFTLAB_CACHE" "$(base_field cache)"; }
 
 # The version actually fetched: the pin, or the newest version of the
 # package when the archive no longer serves the pin (kernel/builder/fetch-base
@@ -142,7 +141,7 @@ series_patches() {
 		"[feature]") cur=feature ;;
 		"[lab-patched]") cur=lab-patched ;;
 		"[stable]") cur=stable ;;
-		"["*) die "kernel/series/patches/series: unknown group $line" ;;
+		"["*) die "${NFTLAB_PATCHES}/series: unknown group $line" ;;
 		*) if [ "$cur" = "$group" ]; then printf '%s\n' "${NFTLAB_PATCHES}/${line}"; fi ;;
 		esac
 	done < "${NFTLAB_PATCHES}/series"
@@ -288,15 +287,9 @@ checkpatch_ignore() {
 	esac
 }
 
-# The lock file of the base's source tree: one per base tree (6.12 keeps
-# the name it had).
-tree_lock() {
-	if [ "$NFTLAB_BASE" = 6.12 ]; then
-		printf '%s/tree.lock\n' "$NFTLAB_CACHE"
-	else
-		printf '%s/tree-%s.lock\n' "$NFTLAB_CACHE" "$NFTLAB_BASE"
-	fi
-}
+# The lock file of the base's source tree (the base's "lock:" file under
+# NFTLAB_CACHE): one per base tree.
+tree_lock() { printf '%s/%s\n' "$NFTLAB_CACHE" "$(base_field lock)"; }
 
 # Serialises everything that checks out or builds in the base's source tree
 # (kernel/checks/check_series/w1.py takes the same lock, flock(2) on tree_lock).
@@ -330,4 +323,4 @@ toolchain_make_vars() {
 	printf '%s\n' "LLVM=${v:-1}" "CC=ccache clang$v" "HOSTCC=ccache clang$v"
 }
 
-set_base "${NFTLAB_BASE:-6.12}"
+set_base "${NFTLAB_BASE:-$(default_base)}"

@@ -12,13 +12,13 @@
 # Usage: bench-sync.sh [bench_sync.py run options, e.g. --reps 1
 #                       --hash-sizes 10000 --ivl-size 5000]
 # Environment: NFTLAB (default: userspace/build/nftlab, built here),
-#              RESULTS (default: docs/results/set-sync-<UTC timestamp>)
+#              RESULTS (default: docs/results/set-sync-host-<UTC>)
 # Regenerate README.md and report.txt: userspace/bench_sync.py report DIR
 # (--analysis FILE stores the Analysis section in results.json first)
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 : "${NFTLAB:=$ROOT/userspace/build/nftlab}"
-: "${RESULTS:=$ROOT/docs/results/set-sync-$(date -u +%Y%m%dT%H%M%SZ)}"
+: "${RESULTS:=$ROOT/docs/results/$(python3 "$ROOT/lib/rundir.py" set-sync host)}"
 NS="nftlab-bench-sync-$$"
 WORK=""
 

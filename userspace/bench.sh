@@ -48,7 +48,7 @@ fi
 : "${N_MAP:=100000}"
 : "${GOAL_S:=0.1}"
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-: "${RESULTS:=$ROOT/build/results/userspace-bench-$(date -u +%Y%m%dT%H%M%SZ)}"
+: "${RESULTS:=$ROOT/build/results/$(python3 "$ROOT/lib/rundir.py" userspace-bench host)}"
 
 NS="nftlab-bench-$$"
 TIME=/usr/bin/time

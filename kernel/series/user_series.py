@@ -38,6 +38,8 @@ import subprocess
 import sys
 import tempfile
 
+import bases as baselib  # lib/bases.py
+
 # A subject's [PATCH ... i/N].
 NUMBER_RE = re.compile(r"\[[^\]]*?\b(\d+)/(\d+)\s*\]")
 # What makes a text a patch: a git diff or a unified diff's file header.
@@ -305,7 +307,6 @@ def write_dir(out, patches, origin):
 
 # The lab's bases and series, for main() and check()'s defaults.
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BASES = os.path.join(TOP, "kernel", "builder", "bases")
 FETCH_BASE = os.path.join(TOP, "kernel", "builder", "fetch-base")
 # The variant anyone's patches go on top of, per --on.
 VARIANT = {"base": "baseline", "ours": "patched"}
@@ -313,15 +314,11 @@ GROUPS = {"baseline": ("lab",), "patched": ("lab", "feature", "lab-patched")}
 
 
 def bases():
-    return sorted(os.listdir(BASES))
+    return baselib.names()
 
 
 def base_field(base, key):
-    with open(os.path.join(BASES, base)) as f:
-        for line in f:
-            if line.startswith(key + ":"):
-                return line.split(":", 1)[1].strip()
-    raise SystemExit("user-series: kernel/builder/bases/%s has no '%s:' line" % (base, key))
+    return baselib.field(base, key)
 
 
 def own_patches(base, variant):
@@ -383,7 +380,7 @@ def check(path, base, on, note, src_of=None, own_of=None, about=None):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="kernel/series/user-series", description="anyone's patches as a series to build")
-    ap.add_argument("--base", default=os.environ.get("NFTLAB_BASE", "6.12"), choices=bases())
+    baselib.add_option(ap, "the base tree the patches apply to")
     ap.add_argument("--on", choices=sorted(VARIANT), default="base")
     ap.add_argument("--out", required=True, help="the patch directory to write (replaced whole)")
     ap.add_argument("file", help="an mbox, a git format-patch directory or one patch")

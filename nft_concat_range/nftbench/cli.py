@@ -5,6 +5,8 @@ t0/cli.py."""
 import argparse
 import sys
 
+import bases as baselib  # lib/bases.py
+
 from . import __doc__ as package_doc
 from . import host
 from .analysis import ESTIMATORS
@@ -50,11 +52,12 @@ def bench_parser():
                                 epilog=BENCH_EPILOG % (host.KNOB, BENCH),
                                 description="nftbench, nftlab's performance suite: builds (or "
                                 "reuses) the UML lab kernels the tables need, boots them with kernel/runner/lab-run, "
-                                "runs guest/run-plan in them and writes build/results/bench-<timestamp>/ with "
+                                "runs guest/run-plan in them and writes build/results/bench-<base>-<UTC>/ with "
                                 "results.json, report.md and one SVG per table. The tables are printed at the end; "
                                 "progress goes to stderr.")
     p.add_argument("--tables", type=parse_tables, metavar="T1,T2,...",
                    help="tables to measure (default all: T0..T7; --quick: T1..T7)")
+    baselib.add_option(p, "the base tree of the lab kernels")
     p.add_argument("--arch", choices=("um", "x86_64"), default="um",
                    help="where the guest side runs: the UML lab kernels (default) or the x86_64 kernels under "
                    "QEMU TCG, which checks that the scenarios work on real x86 (retpoline thunks, objtool); "
@@ -72,7 +75,7 @@ def bench_parser():
     p.add_argument("--duration", metavar="S", help="seconds per sample")
     p.add_argument("--t2-lookups", type=int, default=DEFAULT_T2_LOOKUPS, metavar="N",
                    help="lookup rules per packet in T2 and T5 (default %d)" % DEFAULT_T2_LOOKUPS)
-    p.add_argument("--results", metavar="DIR", help="results directory (default build/results/bench-<timestamp>)")
+    p.add_argument("--results", metavar="DIR", help="results directory (default build/results/bench-<base>-<UTC>)")
     p.add_argument("--selftest", action="store_const", const=True,
                    help="also run the base tree's performance group (default with --full)")
     p.add_argument("--estimator", choices=ESTIMATORS, default="samples",

@@ -17,16 +17,15 @@ transaction that only updates an element's timeout, and the vmalloc and
 slab memory the loaded set holds.  --kernels names the kernels, each
 BASE:VARIANT (a base of kernel/builder/bases/ and a variant, built if
 needed) or LABEL=DIR (a UML kernel already built, e.g. an earlier build
-kept aside, named LABEL in the report); default 6.12:baseline,6.12:patched
-(the 6.12 tree walk against the 6.12 patched kernel, whose lab patch builds
-a lookup array at every commit that changes the set).  Kernels of different bases run the same
+kept aside, named LABEL in the report); default the baseline and patched
+kernels of the base (--base; default NFTLAB_BASE or the default base).  Kernels of different bases run the same
 nftlab.  Boots rotate between the kernels (--boots each).  Writes
 DIR/KERNEL-bootB/cost.jsonl, DIR/run.json, DIR/report.md and
 DIR/excerpt.txt (and excerpt-posting.txt, the same table naming no run, for
 a posting's commit message, and boots.txt, each boot's median and best)
 and prints the report; --render writes them
 again from the others.  A DIR/lookups.txt (t0.py compare --lookups rbtree),
-placed there before --render, becomes the report's last section.  Default DIR: build/results/commit-cost-<timestamp>.
+placed there before --render, becomes the report's last section.  Default DIR: build/results/commit-cost-<base>-<UTC>.
 """
 import argparse
 import json
@@ -35,6 +34,9 @@ import statistics
 import subprocess
 import sys
 import time
+
+import bases as baselib  # lib/bases.py
+import rundir  # lib/rundir.py
 
 from . import lab
 from .files import read_kv
@@ -199,16 +201,19 @@ def main(argv=None):
     ap.add_argument("--sizes", default="1000,10000,100000")
     ap.add_argument("--reps", type=int, default=15)
     ap.add_argument("--boots", type=int, default=2)
-    ap.add_argument("--kernels", type=kernel_spec, default=kernel_spec("6.12:baseline,6.12:patched"),
-                    help="BASE:VARIANT or LABEL=DIR, comma-separated (default 6.12:baseline,6.12:patched)")
+    baselib.add_option(ap, "the base of the default --kernels")
+    ap.add_argument("--kernels", type=kernel_spec,
+                    help="BASE:VARIANT or LABEL=DIR, comma-separated (default BASE:baseline,BASE:patched)")
     ap.add_argument("--results")
     ap.add_argument("--render", metavar="DIR",
                     help="write DIR/report.md and DIR/excerpt.txt again from DIR's stored runs")
     args = ap.parse_args(argv)
+    if args.kernels is None:
+        args.kernels = kernel_spec("%s:baseline,%s:patched" % (args.base, args.base))
     if args.render:
         return render(args.render)
     res = args.results or os.path.join(TOP, "build", "results",
-                                       "commit-cost-" + time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()))
+                                       rundir.name("commit-cost", args.base))
     os.makedirs(res, exist_ok=True)
     sh("make", "-s", "-C", os.path.join(TOP, "userspace"))
     nftlab = lab.NFTLAB

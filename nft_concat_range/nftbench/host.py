@@ -13,6 +13,8 @@ import subprocess
 import sys
 import time
 
+import rundir  # lib/rundir.py
+
 from . import lab, runlog
 from .analysis import BOOT_BEST_MIN_BOOTS
 from .files import cpu_model
@@ -117,7 +119,7 @@ class Bench:
     def __init__(self, args, s):
         self.args, self.s = args, s
         self.res = args.results or os.path.join(lab.TOP, "build", "results",
-                                                "bench-" + time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()))
+                                                rundir.name("bench", args.base))
         os.makedirs(os.path.join(self.res, "raw"), exist_ok=True)
         self.res = os.path.realpath(self.res)
         self.start = time.monotonic()
@@ -128,7 +130,7 @@ class Bench:
         self.failed = 0
         self.run = dict(settings=dict(mode=s["mode"], tables=s["tables"], rounds=s["rounds"], reps_per_boot=s["reps"],
                                       duration=s["duration"], t2_lookups=args.t2_lookups, knob=self.knob,
-                                      burst=self.burst or "1000", build=args.build, arch=args.arch,
+                                      burst=self.burst or "1000", build=args.build, arch=args.arch, base=args.base,
                                       estimator=args.estimator,
                                       nftlab=self.nftlab or "not built"),
                         host=dict(date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), cpu=cpu_model(),
@@ -152,7 +154,7 @@ class Bench:
     def resolve(self, roles):
         for role in roles:
             variant, flavor = ROLES[role]
-            d = lab.kernel_dir(self.args.arch, variant, flavor, self.args.build, log)
+            d = lab.kernel_dir(self.args.base, self.args.arch, variant, flavor, self.args.build, log)
             if d:
                 self.kdirs[role] = d
                 log("kernel %s: %s" % (role, d))
@@ -183,7 +185,7 @@ class Bench:
         env += ["NFTB_BURST=%s" % self.burst] if self.burst else []
         env += ["NFTB_NFTLAB=%s" % self.nftlab]
         st0, tt0 = cpu_ticks()
-        rc = tee(lab.lab_run(a.arch, kdir, self.res, timeout,
+        rc = tee(lab.lab_run(a.base, a.arch, kdir, self.res, timeout,
                              env + [lab.RUN_PLAN, os.path.join(bdir, "plan"), os.path.join(bdir, "out")]),
                  os.path.join(bdir, "console.log"))
         st1, tt1 = cpu_ticks()
@@ -200,7 +202,7 @@ class Bench:
         4 min for net,port's 3 x 1001 elements), so it is stopped after
         LIMIT seconds: the types it finished by then are compared with T1,
         the others are reported as not measured."""
-        src = lab.base_src()
+        src = lab.base_src(self.args.base)
         for role in SELFTEST_ROLES:
             if role not in self.kdirs or not src:
                 self.run["selftest"][role] = "not run: %s missing" % ("kernel" if src else "base tree")
@@ -218,7 +220,7 @@ class Bench:
             self.note_load("selftest-%s" % role)
             # LIMIT is the script's whole run, not only a silence: it
             # prints nothing while it loads a large set
-            rc = tee(lab.lab_run(self.args.arch, self.kdirs[role], self.res, limit, ["./nft_concat_range_perf.sh"],
+            rc = tee(lab.lab_run(self.args.base, self.args.arch, self.kdirs[role], self.res, limit, ["./nft_concat_range_perf.sh"],
                                  max_time=limit),
                      os.path.join(st, "output.log"), b"[selftest] ", cwd=os.path.join(st, SELFTEST_DIR))
             what = {0: "exit 0",
@@ -231,7 +233,7 @@ class Bench:
     def t0(self):
         """T0 on the x86_64 kernels already built (under TCG: about N boots)."""
         log("T0: exact per-packet counts in the x86_64 kernels under QEMU TCG (t0.py, %ds elapsed)" % self.elapsed())
-        argv = ["run", "--no-build"] + (["--quick"] if self.s["mode"] == "quick" else []) + ["--results", self.res]
+        argv = ["run", "--no-build", "--base", self.args.base] + (["--quick"] if self.s["mode"] == "quick" else []) + ["--results", self.res]
         try:
             # its text is in the report: only its progress (stderr) shows
             with contextlib.redirect_stdout(io.StringIO()):

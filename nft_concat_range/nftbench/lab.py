@@ -10,13 +10,14 @@ import hashlib
 import os
 import subprocess
 
+import bases as baselib  # lib/bases.py
+
 from .files import read_kv
 
 SUITE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # nft_concat_range/
 TOP = os.path.dirname(SUITE)
 
 KERNEL_BUILD = os.path.join(TOP, "kernel", "builder", "build")
-BASES = os.path.join(TOP, "kernel", "builder", "bases")
 FETCH_BASE = os.path.join(TOP, "kernel", "builder", "fetch-base")
 LAB_RUN = os.path.join(TOP, "kernel", "runner", "lab-run")
 KNOB_FILE = os.path.join(TOP, "kernel", "series", "force-indirect-sysctl")
@@ -31,17 +32,17 @@ IMAGES = {"um": "linux", "x86_64": "bzImage"}
 
 def bases():
     """The base trees a kernel can be built from (kernel/builder/bases/)."""
-    return sorted(os.listdir(BASES))
+    return baselib.names()
 
 
-def base_src():
-    """The base tree (kernel/builder/fetch-base --print-path: the cache
+def base_src(base):
+    """BASE's tree (kernel/builder/fetch-base --print-path: the cache
     layout is kernel/lib.sh's)."""
-    r = subprocess.run([FETCH_BASE, "--print-path"], stdout=subprocess.PIPE, text=True)
+    r = subprocess.run([FETCH_BASE, "--base", base, "--print-path"], stdout=subprocess.PIPE, text=True)
     return r.stdout.strip() if r.returncode == 0 else None
 
 
-def kernel_dir(arch, variant, flavor, build, log=None):
+def kernel_dir(base, arch, variant, flavor, build, log=None):
     """The directory of a built kernel, or None.  BUILD: ask
     kernel/builder/build, which builds it if needed (its progress goes to
     stderr); else only a kernel the cache holds already (--print-path),
@@ -49,9 +50,10 @@ def kernel_dir(arch, variant, flavor, build, log=None):
     if build:
         if log:
             log("kernel %s %s %s: kernel/builder/build (10-20 min if not built yet)" % (arch, variant, flavor))
-        r = subprocess.run([KERNEL_BUILD, arch, variant, flavor], stdout=subprocess.PIPE, text=True)
+        r = subprocess.run([KERNEL_BUILD, "--base", base, arch, variant, flavor], stdout=subprocess.PIPE, text=True)
         return (r.stdout.strip() or None) if r.returncode == 0 else None
-    r = subprocess.run([KERNEL_BUILD, "--print-path", arch, variant, flavor], stdout=subprocess.PIPE, text=True)
+    r = subprocess.run([KERNEL_BUILD, "--base", base, "--print-path", arch, variant, flavor],
+                       stdout=subprocess.PIPE, text=True)
     d = r.stdout.strip() if r.returncode == 0 else ""
     ok = d and os.path.isfile(os.path.join(d, IMAGES[arch])) and os.path.getsize(os.path.join(d, IMAGES[arch])) > 0
     return d if ok and os.path.isfile(os.path.join(d, "BUILD-INFO")) else None
@@ -74,16 +76,16 @@ def build_info(kdir):
     return info
 
 
-def lab_run(arch, kdir, results, timeout, cmd, append=None, qemu_args=(), nft=None, cpus=1, max_time=None,
+def lab_run(base, arch, kdir, results, timeout, cmd, append=None, qemu_args=(), nft=None, cpus=1, max_time=None,
             mem=None):
-    """kernel/runner/lab-run's command line booting KDIR and running CMD (a list)
+    """kernel/runner/lab-run's command line booting KDIR (a kernel of BASE) and running CMD (a list)
     in it, RESULTS writable, killed after TIMEOUT seconds without progress
     (lab-run --timeout) or MAX_TIME seconds in all (--max-time; None:
     lab-run's default, 4 x TIMEOUT); NFT: the guest's nft (lab-run --nft:
     host, current or a prefix; None: lab-run's default for the base); CPUS:
     vCPUs (lab-run --cpus); MEM: guest memory (lab-run --mem; None: its
     default)."""
-    argv = [LAB_RUN, "--arch", arch, "--kernel", kdir, "--results", results, "--timeout", str(timeout)]
+    argv = [LAB_RUN, "--base", base, "--arch", arch, "--kernel", kdir, "--results", results, "--timeout", str(timeout)]
     if max_time:
         argv += ["--max-time", str(max_time)]
     if nft:

@@ -28,7 +28,7 @@ Usage: nft_concat_range/smp-noise [--base 7.3] [--variant patched|baseline]
        nft_concat_range/smp-noise --reanalyse DIR   (results.json and report.md
            again from DIR/raw/, with this version's analysis)
 Results: DIR/results.json and DIR/report.md (default
-build/results/smp-noise-<timestamp>).  Whether a setting is noisier than
+build/results/smp-noise-<base>-<UTC>).  Whether a setting is noisier than
 the first (the lab's): per cell, is its CV across boots higher; a
 two-sided sign test over the cells says whether the count differs from
 chance.
@@ -45,7 +45,9 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
+
+import bases as baselib  # lib/bases.py
+import rundir  # lib/rundir.py
 
 from . import guestlog, lab
 from .files import cpu_model, write
@@ -231,7 +233,7 @@ def boot_in(args, kdir, res, n, name, env):
                          DEFAULT_T2_LOOKUPS, False, os.path.join(bdir, "plan"), reload=st.reload)
     load = host_load(name)
     st0, tt0 = cpu_ticks()
-    cmd = lab.lab_run("um", kdir, res, guest_timeout(samples, duration, "um"),
+    cmd = lab.lab_run(args.base, "um", kdir, res, guest_timeout(samples, duration, "um"),
                       ["env", "NFTB_DURATION=%s" % duration, "NFTB_NFTLAB=%s" % lab.NFTLAB]
                       + (["NFTB_BURST=%d" % st.burst] if st.burst else [])
                       + [lab.RUN_PLAN, os.path.join(bdir, "plan"), os.path.join(bdir, "out")],
@@ -374,7 +376,8 @@ def report(res, run, result):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--base", default=os.environ.get("NFTLAB_BASE", "7.3"), choices=lab.bases())
+    # the question is UML's SMP noise: the first base whose UML has SMP
+    baselib.add_option(ap, "the UML kernel's base tree", default_base="7.3")
     ap.add_argument("--variant", default="patched", choices=("patched", "baseline"))
     ap.add_argument("--settings", default="ptrace,seccomp,seccomp2",
                     help="the settings compared, comma-separated, the reference first: %s (default: %%(default)s)"
@@ -413,14 +416,13 @@ def main(argv=None):
         ap.error("--settings: two or more different ones of %s%s"
                  % (", ".join(SETTING_IDS), " (unknown: %s)" % ", ".join(unknown) if unknown else ""))
     settings = [SETTING_IDS[i] for i in ids]
-    os.environ["NFTLAB_BASE"] = args.base
     res = os.path.abspath(args.results or os.path.join(lab.TOP, "build", "results",
-                                                       "smp-noise-" + time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())))
+                                                       rundir.name("smp-noise", args.base)))
     if not os.access(lab.NFTLAB, os.X_OK):
         raise SystemExit("smp-noise: no %s: run make userspace first (the cells load their sets with it)"
                          % lab.NFTLAB)
     args.role = args.variant + "-retpoline"
-    kdir = lab.kernel_dir("um", args.variant, "retpoline", True)
+    kdir = lab.kernel_dir(args.base, "um", args.variant, "retpoline", True)
     if not kdir:
         raise SystemExit("smp-noise: no UML %s retpoline kernel for base %s" % (args.variant, args.base))
     if any(SETTINGS[n].cpus > 1 for n in settings):

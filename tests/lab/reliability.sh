@@ -7,7 +7,7 @@
 # (stress.py), whose commits, aborts and GC run beside pktgen's lookups;
 # 6.12's one-CPU stress is check-debug's (the budget of a warm make check).
 # NFTLAB_RELIABILITY_SEED overrides the seed (1).  The base: NFTLAB_BASE
-# (6.12 unless set; on 7.3 it checks series v5's rbtree lookup, and 7.3's
+# (the default base unless set; on 7.3 it checks series v5's rbtree lookup, and 7.3's
 # own array, against the model, with the guest's current nft).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -18,12 +18,13 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 
 seed=${NFTLAB_RELIABILITY_SEED:-1}
 kernel=$("$top/kernel/builder/build" um patched retpoline) || tap_bail "cannot build um patched retpoline"
-run="$top/build/check/reliability"
-[ "$NFTLAB_BASE" = 6.12 ] || run+="-$NFTLAB_BASE"
+run="$top/build/check/reliability-$NFTLAB_BASE"
 rm -rf "$run"
 mkdir -p "$run"
-phases="differential soak" cpus=1
-[ "$NFTLAB_BASE" = 6.12 ] || { phases+=" stress"; cpus=2; }
+# The stress phase races two CPUs: on a kernel that runs on two
+# (kernel/lib.sh lab_cpus) only.
+phases="differential soak" cpus=$(lab_cpus "$kernel")
+[ "$cpus" = 1 ] || phases+=" stress"
 tap_diag "$(sed -n 's/^base: //p' "$kernel/BUILD-INFO"), um patched retpoline, $cpus CPU(s), seed $seed (tests/reliability/differential.py --seed $seed reproduces), $phases"
 # shellcheck disable=SC2086 # phases is a word list
 "$top/kernel/runner/lab-run" --cpus "$cpus" --kernel "$kernel" --results "$run" --timeout 900 -- \

@@ -1,14 +1,15 @@
 #!/bin/bash
 # The base tree's nft_concat_range.sh (plus the fixes in selftest-fixes/)
-# in the lab's UML retpoline kernel of the base (NFTLAB_BASE: 6.12 unless
-# set; 7.3 is upstream).  Where the base's series has feature patches, the
-# patched kernel runs it: on 6.12 twice, once with the lab knob off (direct
-# calls) and once with it on (every nf_tables direct call forced back to an
-# indirect call); on 7.3 (no lab knob) once, on 2 vCPUs (its UML has SMP).
+# in the lab's UML retpoline kernel of the base (NFTLAB_BASE: the default
+# base of kernel/builder/bases/ unless set; 7.3 is upstream).  Where the
+# base's series has feature patches, the patched kernel runs it: on 6.12
+# twice, once with the lab knob off (direct calls) and once with it on
+# (every nf_tables direct call forced back to an indirect call); on 7.3
+# (no lab knob) once, on 2 vCPUs (its UML has SMP).
 # A base without feature patches runs its baseline kernel once.
 #
-# 6.12.117's groups: reported_issues, correctness, concurrency and timeout
-# besides performance (the suite covers that); 7.3 adds correctness_large.
+# The groups: the base's "selftest-groups:" (kernel/builder/bases/), all but
+# performance (the suite covers that).
 # make check (warm budget 15 min): reported_issues with the knob off (or
 # once, where there is no knob); the knob-on run and the other groups only
 # with NFTLAB_CHECK_FULL=1 (make check-full), which runs them all both
@@ -26,8 +27,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../../kernel/lib.sh
 . "$top/kernel/lib.sh"
 
-all_groups="reported_issues correctness concurrency timeout"
-[ "$NFTLAB_BASE" = 6.12 ] || all_groups="reported_issues correctness correctness_large concurrency timeout"
+# The groups the base's nft_concat_range.sh has (its "selftest-groups:").
+all_groups=$(base_field selftest-groups)
 # make check: reported_issues only, on both bases.  The correctness group
 # (13 concatenated pipapo set types) took 1080 s of a 28-minute warm run
 # on an AMD EPYC host (6.12; 250 s on 7.3), the longest step of make check.
@@ -86,8 +87,7 @@ else
 fi
 cpus=$(lab_cpus "$kernel")
 tap_diag "kernel: $(sed -n 's/^base: //p' "$kernel/BUILD-INFO"), um $variant retpoline, $cpus vCPU(s), nft ${NFT:-current}"
-run="$top/build/check/selftests"
-[ "$NFTLAB_BASE" = 6.12 ] || run+="-$NFTLAB_BASE"
+run="$top/build/check/selftests-$NFTLAB_BASE"
 rm -rf "$run"
 mkdir -p "$run"
 
@@ -95,7 +95,7 @@ mkdir -p "$run"
 # guests of the patched kernel run side by side, their reports in a fixed
 # order after.  Not with the timeout group: its 3-second elements expired
 # before the check on a loaded host
-# (docs/results/selftests-ct-20261201T181000Z/), so those runs go one at
+# (docs/results/selftests-6.12-ct-20261201T181000Z/), so those runs go one at
 # a time.
 parallel=1
 case " $groups_off $groups_on " in *" timeout "*) parallel=0 ;; esac

@@ -10,6 +10,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/lib/tap.sh"
 # shellcheck source=../../kernel/lib.sh
 . "$top/kernel/lib.sh"
+# The 6.12 series first (its lab knob is checked below), then 7.3's.
+set_base 6.12
 
 mkdir -p "$top/build/check"
 "$top/kernel/builder/fetch-base" 2>/dev/null || tap_bail "no base tree"

@@ -24,7 +24,7 @@
 # Then each console is scanned for the kernel's reports (any report fails
 # the run and is kept as splat-N.txt) and kmemleak's scan must be empty.
 #
-# Results: build/results/debug-<timestamp>/ (TAP of each part, JSON
+# Results: build/results/debug-<base>-<UTC>/ (TAP of each part, JSON
 # reports, console.log, summary.md).  Environment:
 #   NFTLAB_DEBUG_SEED     seed of the differential test and the soak
 #                         (default: the clock; printed, reproducible)
@@ -66,7 +66,7 @@ else
 		tap_bail "cannot build the debug kernel (um patched retpoline --with debug)"
 fi
 make -s -C "$top/userspace" >/dev/null || tap_bail "cannot build nftlab"
-run="$top/build/results/debug-$(date -u +%Y%m%dT%H%M%SZ)"
+run="$top/build/results/$(python3 "$top/lib/rundir.py" debug "$NFTLAB_BASE")" || tap_bail "no run directory name"
 mkdir -p "$run"
 {
 	echo "kernel: $(sed -n 's/^name: //p' "$kernel/BUILD-INFO") ($(sed -n 's/^base: //p' "$kernel/BUILD-INFO"))"

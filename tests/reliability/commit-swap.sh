@@ -6,7 +6,7 @@
 # cursor before pipapo's ->commit publishes the new set's elements, so a
 # packet looked up in between, on another CPU, misses.  Fixed by the 6.12
 # [stable] patch "netfilter: nf_tables: publish set data before the new
-# rules go live"; found by docs/results/soak-swap-20261204T164823Z.
+# rules go live"; found by docs/results/soak-swap-6.12-20261204T164823Z.
 #
 # Needs 2 CPUs or more (one commits, one looks up): refuses to run on one.
 # Run as root in a network namespace of its own.  Adds table netdev rsoak

@@ -33,6 +33,8 @@ import tempfile
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 runpy.run_path(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "lib", "bootstrap.py"))
+import bases as baselib  # noqa: E402
+import rundir  # noqa: E402
 import tap as taplib  # noqa: E402
 
 RESULTS = "docs/results"
@@ -68,15 +70,12 @@ def tree_files():
 
 def run_of(path):
     """The stored run a path under docs/results/ belongs to: its top-level
-    directory, or a top-level file's name without its extension (a bench
-    run may be a NAME.json and NAME.md pair, as the first runs of
-    2026-11-30 were); None for the README."""
+    directory (a top-level file stands for itself, and the naming check
+    refuses it); None for the README."""
     rest = path[len(RESULTS) + 1:]
-    if "/" in rest:
-        return rest.split("/", 1)[0]
     if rest == "README.md":
         return None
-    return rest.split(".", 1)[0]
+    return rest.split("/", 1)[0]
 
 
 def cites(text, name):
@@ -125,19 +124,13 @@ def copy_run(src, tmp):
     return dst
 
 
-def check_bench(tap, tmp, name, src, report):
-    """A bench report from its results.json (SRC: the run directory, or a
-    stored NAME.json) and the excerpts cut from it."""
-    if os.path.isdir(src):
-        d = copy_run(src, tmp)
-    else:
-        d = os.path.join(tmp, name)
-        os.makedirs(d)
-        shutil.copy(src, os.path.join(d, "results.json"))
+def check_bench(tap, tmp, name, src):
+    """A bench report from its results.json (SRC: the run directory) and
+    the excerpts cut from it."""
+    d = copy_run(src, tmp)
     check_render(tap, "%s: report.md renders again from what is stored (nft_concat_range/bench report)" % name,
-                 [sys.executable, BENCH, "report", "--quiet", d], [(os.path.join(d, "report.md"), report)])
-    if not os.path.isdir(src):
-        return
+                 [sys.executable, BENCH, "report", "--quiet", d],
+                 [(os.path.join(d, "report.md"), os.path.join(src, "report.md"))])
     for f in sorted(os.listdir(src)):
         m = EXCERPT_RE.match(f)
         if not m:
@@ -260,17 +253,6 @@ def check_smp_noise(tap, tmp, name, src):
                  [sys.executable, SMP_NOISE, "--render", d], [(os.path.join(d, "report.md"), os.path.join(src, "report.md"))])
 
 
-def base_fields(base):
-    """The "key: value" lines of kernel/builder/bases/BASE."""
-    fields = {}
-    with open(os.path.join(TOP, "kernel", "builder", "bases", base)) as f:
-        for line in f:
-            m = re.match(r"^([a-z-]+): *(.*)$", line)
-            if m:
-                fields[m.group(1)] = m.group(2).strip()
-    return fields
-
-
 def check_cover_letters(tap):
     """Each base's stored cover letter holds its blurb as the blurb expands
     today: a blurb or an included table edited without make-cover-letter
@@ -279,8 +261,8 @@ def check_cover_letters(tap):
     spec = importlib.util.spec_from_loader("expand_includes", loader)
     expand = importlib.util.module_from_spec(spec)
     loader.exec_module(expand)
-    for base in sorted(os.listdir(os.path.join(TOP, "kernel", "builder", "bases"))):
-        fields = base_fields(base)
+    for base in baselib.names():
+        fields = baselib.fields(base)
         if "blurb" not in fields:
             continue
         letter = os.path.join(fields["patches"], "0000-cover-letter.patch")
@@ -298,21 +280,33 @@ def check_cover_letters(tap):
                "regenerate it: NFTLAB_BASE=%s kernel/series/make-cover-letter" % base)
 
 
-# What a run of each kind must keep: its report and the data it renders
-# from (a stored NAME.json and NAME.md pair is a bench run too).
-SOURCES = {"bench-": ("results.json", "report.md"), "t0-": ("t0/t0.json", "t0/t0.md"),
-           "commit-cost-": ("run.json", "report.md", "excerpt.txt"),
-           "commit-count-": ("t0/commit.json", "t0/commit.md", "t0/commit-posting.txt"),
-           "userspace-bench-": ("runs.tsv", "env.txt", "results.txt", "results.jsonl"),
-           "open-interval-": ("report.md", "results.json"), "smp-noise-": ("report.md", "results.json")}
+# What a run of each tool must keep: its report and the data it renders
+# from.
+SOURCES = {"bench": ("results.json", "report.md"), "t0": ("t0/t0.json", "t0/t0.md"),
+           "commit-cost": ("run.json", "report.md", "excerpt.txt"),
+           "commit-count": ("t0/commit.json", "t0/commit.md", "t0/commit-posting.txt"),
+           "userspace-bench": ("runs.tsv", "env.txt", "results.txt", "results.jsonl"),
+           "open-interval": ("report.md", "results.json"), "smp-noise": ("report.md", "results.json")}
+
+
+def tool_of(name):
+    """The tool that wrote run NAME (lib/rundir.py), None for a name
+    without the form."""
+    parts = rundir.parse(name)
+    return parts and parts["tool"]
 
 
 def lacks(name, files):
     """The files run NAME must keep (SOURCES) that are not among FILES."""
-    need = next((v for k, v in SOURCES.items() if name.startswith(k)), ())
-    if "%s/%s.json" % (RESULTS, name) in files:
-        return [f for f in ("%s/%s.json" % (RESULTS, name), "%s/%s.md" % (RESULTS, name)) if f not in files]
+    need = SOURCES.get(tool_of(name), ())
     return [f for f in ("%s/%s/%s" % (RESULTS, name, n) for n in need) if f not in files]
+
+
+# The renderer of each tool's stored runs but bench's (which needs
+# ministat and gnuplot).
+RENDERERS = {"t0": check_t0, "commit-cost": check_commit_cost, "commit-count": check_commit_count,
+             "userspace-bench": check_userspace_bench, "open-interval": check_open_interval,
+             "smp-noise": check_smp_noise}
 
 
 def check_renders(tap, runs):
@@ -324,26 +318,14 @@ def check_renders(tap, runs):
             gone = lacks(name, runs[name])
             if gone:
                 tap.ok(False, "%s: keeps its report and what it renders from" % name, "missing: %s" % ", ".join(gone))
-            elif name.startswith("bench-"):
+            elif tool_of(name) == "bench":
                 if missing:
                     tap.skip("%s: report.md renders again" % name, "%s not installed (make deps): the report"
                              " would say so instead of its charts and ministat's verdicts" % " and ".join(missing))
-                elif os.path.isdir(src):
-                    check_bench(tap, tmp, name, src, os.path.join(src, "report.md"))
                 else:
-                    check_bench(tap, tmp, name, src + ".json", src + ".md")
-            elif name.startswith("t0-"):
-                check_t0(tap, tmp, name, src)
-            elif name.startswith("commit-cost-"):
-                check_commit_cost(tap, tmp, name, src)
-            elif name.startswith("commit-count-"):
-                check_commit_count(tap, tmp, name, src)
-            elif name.startswith("userspace-bench-"):
-                check_userspace_bench(tap, tmp, name, src)
-            elif name.startswith("open-interval-"):
-                check_open_interval(tap, tmp, name, src)
-            elif name.startswith("smp-noise-"):
-                check_smp_noise(tap, tmp, name, src)
+                    check_bench(tap, tmp, name, src)
+            elif tool_of(name) in RENDERERS:
+                RENDERERS[tool_of(name)](tap, tmp, name, src)
 
 
 def main():
@@ -373,9 +355,7 @@ def main():
         for line in open(readme):
             m = LISTED_RE.match(line)
             if m:
-                # a file run ("bench-X.json") by its stem; a directory
-                # name may hold dots ("t0-7.3-...")
-                listed[re.sub(r"\.(json|md)$", "", m.group(1))] = line.strip()
+                listed[m.group(1)] = line.strip()
     tap.ok(listed and set(listed) == set(runs),
            "%s/README.md lists every stored run, and only those" % RESULTS,
            "not listed: %s\nlisted, not stored: %s" % (sorted(set(runs) - set(listed)),
@@ -383,6 +363,11 @@ def main():
     nodoc = [n for n, fs in sorted(runs.items())
              if os.path.isdir(os.path.join(TOP, RESULTS, n)) and "%s/%s/README.md" % (RESULTS, n) not in fs]
     tap.ok(not nodoc, "every stored run directory has a README.md (command, host, kernels)", "\n".join(nodoc))
+    bases = set(baselib.names()) | set(rundir.NOT_A_BASE)
+    misnamed = [n for n in sorted(runs) if not (os.path.isdir(os.path.join(TOP, RESULTS, n)) and rundir.parse(n)
+                                                 and rundir.parse(n)["base"] in bases)]
+    tap.ok(not misnamed, "every stored run is a directory named <tool>-<base>-<tag>-<UTC> (lib/rundir.py),"
+           " its base one of kernel/builder/bases/, both or host", "\n".join(misnamed))
 
     texts = {}
     for f in files:

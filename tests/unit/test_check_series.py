@@ -216,7 +216,7 @@ class SeriesFile(unittest.TestCase):
 
     def test_both_bases(self):
         """both bases' series read, with feature patches and stable fixes"""
-        for d in ("patches", "patches-7.3"):
+        for d in ("patches-6.12", "patches-7.3"):
             series = Series(os.path.join(TOP, "kernel", "series", d))
             self.assertTrue(series.groups["feature"], d)
             self.assertTrue(series.groups["stable"], d)
@@ -270,7 +270,7 @@ class Settings(unittest.TestCase):
 
 class StableFixes(unittest.TestCase):
     def real_fixes(self):
-        for d in ("patches", "patches-7.3"):
+        for d in ("patches-6.12", "patches-7.3"):
             yield from Series(os.path.join(TOP, "kernel", "series", d)).patches("stable")
 
     def test_every_fix_has_a_reproducer(self):

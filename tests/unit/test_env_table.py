@@ -32,7 +32,7 @@ MAKE_DEFAULT_RE = re.compile(r"^([A-Z][A-Z0-9_]*)\s*\?=", re.M)
 # make's own variables and the environment's, which no user sets for nftlab
 MAKE_BUILTIN = {"MAKE", "CURDIR", "HOME", "MAKEFILE_LIST"}
 # documents and data: what they name, they describe or record, not read
-NOT_CODE_RE = re.compile(r"(\.md$|^docs/|^kernel/series/patches[^/]*/)")
+NOT_CODE_RE = re.compile(r"(\.md$|^docs/|^kernel/series/patches-[^/]*/)")
 PATH_ROOTS = ("kernel/", "docs/", "tests/", "userspace/", "nft_concat_range/", "lib/")
 
 

@@ -70,7 +70,7 @@ UML_BOOT_RCU = ["WARNING: suspicious RCU usage", "kernel/rcu/tree.c:3185 Callbac
                 "Call Trace:", " [<60290a4d9>] call_rcu+0x9/0x10", " [<6164b833>] kmemleak_free+0x23/0x30",
                 " [<600a992e>] os_start_secondary+0x4e/0x90"]
 
-# the first lines of the stall of docs/results/smp-debug-20261204T182100Z
+# the first lines of the stall of docs/results/smp-debug-6.12-20261204T182100Z
 # (smp-x86_64-6.12-debug/splats/splat-1.txt)
 TCG_BOOT_STALL = (["rcu: INFO: rcu_sched detected stalls on CPUs/tasks:",
                    "rcu: \t(detected by 0, t=6502 jiffies, g=621, q=130680 ncpus=2)"] +

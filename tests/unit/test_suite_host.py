@@ -24,8 +24,12 @@ from nftbench.files import write  # noqa: E402
 from nftbench.report import report  # noqa: E402
 
 # kernel/builder/build's stand-in: prints $FAKE_KERNELS/ARCH-VARIANT-FLAVOR when it
-# holds a kernel, fails otherwise; with --print-path, prints it regardless.
+# holds a kernel, fails otherwise; with --print-path, prints it regardless.  It
+# wants the base given first (--base): bench passes it down, never through
+# the environment.
 FAKE_BUILD = """#!/bin/sh
+[ "$1" = --base ] && [ -n "$2" ] || { echo "fake build: no --base BASE first" >&2; exit 2; }
+shift 2
 p=0
 [ "$1" = --print-path ] && { p=1; shift; }
 d="$FAKE_KERNELS/$1-$2-$3"
@@ -38,6 +42,8 @@ echo "$d"
 FAKE_LAB_RUN = """#!/usr/bin/env python3
 import json, os, sys
 argv = sys.argv[1:]
+if argv[:1] != ["--base"]:
+    sys.exit("fake lab-run: no --base BASE first")
 kdir = argv[argv.index("--kernel") + 1]
 cmd = argv[argv.index("--") + 1:]
 plan, out = cmd[-2], cmd[-1]

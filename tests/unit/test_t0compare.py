@@ -29,6 +29,9 @@ def row(cell, variant, mitigation, knob, insns, thunks):
 
 
 def store(top, name, run, rows):
+    """A stored run NAME under TOP: t0.json's run (a 6.12 run unless RUN
+    says otherwise: t0.py run records both) and rows."""
+    run = dict(dict(base="6.12", base_version="linux-source-6.12"), **run)
     d = os.path.join(top, name)
     os.makedirs(os.path.join(d, "t0"))
     with open(os.path.join(d, "t0", "t0.json"), "w") as f:

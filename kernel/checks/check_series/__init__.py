@@ -66,7 +66,7 @@ order NFTLAB_SERIES_PARTS names them in.  Each part and matrix item clears
 only its own directory below build/check/series/, so two runs with
 disjoint NFTLAB_SERIES_PARTS / NFTLAB_MATRIX can share it.
 
-The base: NFTLAB_BASE (6.12 unless set; make check-series BASE=7.3).
+The base: NFTLAB_BASE (the default base of kernel/builder/bases/ unless set; make check-series BASE=7.3).
   NFTLAB_SERIES_PARTS="bisect matrix stable" (default; "bisect matrix"
   where there is no stable fix, "kernels" where there is no feature patch)
   selects the parts,

@@ -97,7 +97,7 @@ MIN_BOOTS = 3
 # The conntrack cells move even between passes of one boot (by up to 218
 # instructions per packet in the v4 run): cause not established, measured.
 # So does the dynset cell, by 2.63 across five boots of the 6.12 baseline
-# (docs/results/t0-20261202T143634Z-seeds; its two passes in a boot differ
+# (docs/results/t0-6.12-seeds-20261202T143634Z; its two passes in a boot differ
 # by 1.00): more than its rhash set's collisions predict (about 4 pairs
 # among 1000 keys in 131072 buckets, 0.04 per pair), cause not
 # established, measured.
@@ -463,10 +463,11 @@ def not_built(run):
     missing = [v for v in run.get("variants", ()) if v in kernels and not kernels[v]]
     if not missing:
         return None
-    base = run.get("base", "6.12")
-    cmd = "make t0" + ("" if base == "6.12" else " BASE=%s" % base)
+    # a run of before 2026-12-02 has no "base"; it is in its directory's name
+    base = run.get("base")
+    cmd = "make t0 BASE=%s" % base if base else "make t0"
     return ("not measured: no x86_64 %s kernel built for %s, so %s boots ran; `%s` builds %s and counts (%s)"
-            % (" or ".join(missing), base, "none of its" if len(missing) == 1 else "none of their", cmd,
+            % (" or ".join(missing), base or "its base", "none of its" if len(missing) == 1 else "none of their", cmd,
                "it" if len(missing) == 1 else "them", MAKE_T0_COST))
 
 

@@ -6,9 +6,17 @@ results directory)."""
 import argparse
 import os
 
+import bases as baselib  # lib/bases.py
+import rundir  # lib/rundir.py
+
 from .. import lab
 from . import (cells as t0cells, commit as t0commit, compare as t0compare, patch as t0patch, plot as t0plot,
                run as t0run)
+
+
+# The run directory's tool and tag (lib/rundir.py) of each subcommand that
+# makes one, when not given --results.
+RUN_NAMES = {"run": ("t0", None), "patch": ("t0", "patch"), "commit": ("commit-count", None)}
 
 
 def main(argv=None):
@@ -16,13 +24,13 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="t0.py", description=t0cells.__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="boot the x86_64 kernels with the plugin and count")
-    r.add_argument("--results", required=True)
+    r.add_argument("--results", help="results directory (default build/results/t0-BASE-<UTC>, t0-BASE-ruleset-<UTC>"
+                                      " with --ruleset)")
     r.add_argument("--quick", action="store_true", help="a few scenarios, small counts")
     r.add_argument("--rounds", type=int, default=t0cells.MIN_BOOTS,
                    help="boots per kernel and command line (validate wants %d)" % t0cells.MIN_BOOTS)
     r.add_argument("--reps", type=int, default=1, help="passes over the cells in each boot")
-    r.add_argument("--base", default=os.environ.get("NFTLAB_BASE", "6.12"), choices=lab.bases(),
-                   help="the kernels' base tree (kernel/builder/bases/): 6.12 or 7.3")
+    baselib.add_option(r)
     r.add_argument("--nft", default="host",
                    help="the guest's nft (kernel/runner/lab-run --nft): host (default: the same ruleset bytecode"
                         " for every base, so counts compare across bases), current or a prefix")
@@ -55,8 +63,8 @@ def main(argv=None):
                                      " (make t0 PATCH=FILE)")
     q.add_argument("patch", metavar="FILE", help="an mbox saved from the list (its cover letter 0/N skipped), a git"
                    " format-patch directory or one patch")
-    q.add_argument("--results", required=True)
-    q.add_argument("--base", default=os.environ.get("NFTLAB_BASE", "6.12"), choices=lab.bases())
+    q.add_argument("--results", help="results directory (default build/results/t0-BASE-patch-<UTC>)")
+    baselib.add_option(q, "the base tree the patch applies to")
     q.add_argument("--on", choices=("base", "ours"), default="base",
                    help="apply it on the base with the lab patches (default) or on our series too")
     q.add_argument("--rounds", type=int, default=t0cells.MIN_BOOTS,
@@ -111,11 +119,12 @@ def main(argv=None):
                         " of a run that also counted another patched kernel)")
     m = sub.add_parser("commit", help="kernel instructions per transaction on an interval set: a one-interval"
                                       " commit and a timeout update at each set size, per kernel (t0/commit.py)")
-    m.add_argument("--results", required=True)
+    m.add_argument("--results", help="results directory (default build/results/commit-count-BASE-<UTC>;"
+                                      " required with --render)")
     m.add_argument("--kernel", action="append", default=[], metavar="LABEL=KDIR", type=t0run.kernel_arg,
                    help="an x86_64 kernel directory and its name in the report, repeated; the report's"
                         " difference is the last less the first")
-    m.add_argument("--base", default=os.environ.get("NFTLAB_BASE", "6.12"), choices=lab.bases())
+    baselib.add_option(m)
     m.add_argument("--sizes", default="1000,10000,100000", help="set sizes in intervals, comma-separated")
     m.add_argument("--reps", type=int, default=3, help="transactions of each kind per size and boot")
     m.add_argument("--rounds", type=int, default=2, help="boots per kernel (2: a count is exact when both agree)")
@@ -123,6 +132,13 @@ def main(argv=None):
     m.add_argument("--nft", default="host", help="the guest's nft, as for run")
     m.add_argument("--render", action="store_true", help="write the report again from RESULTS/t0/commit.json")
     args = ap.parse_args(argv)
+    if args.cmd in ("run", "patch", "commit") and not args.results:
+        if args.cmd == "commit" and args.render:
+            ap.error("commit --render: give --results, the run to render")
+        tool, tag = RUN_NAMES[args.cmd]
+        if args.cmd == "run" and args.ruleset:
+            tag = "ruleset"
+        args.results = os.path.join(lab.TOP, "build", "results", rundir.name(tool, args.base, tag))
     if args.cmd == "commit":
         return t0commit.main(args)
     if args.cmd == "patch":

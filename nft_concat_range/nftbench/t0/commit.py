@@ -62,7 +62,7 @@ def boot(rawdir, label, kdir, plugin, rnd, args):
     write(funcf, "".join("%x %x %s\n" % f for f in parse_functions(nm_text)))
     guest = ("ip netns add ccost && ip netns exec ccost python3 %s --nftlab %s --sizes %s --reps %d --mark %s"
              " > $NFTLAB_RESULTS/cost.jsonl" % (GUEST, lab.NFTLAB, args.sizes, args.reps, MARK))
-    cmd = lab.lab_run("x86_64", kdir, bdir, 1800, ["bash", "-c", guest],
+    cmd = lab.lab_run(args.base, "x86_64", kdir, bdir, 1800, ["bash", "-c", guest],
                       append="spectre_v2=%s nokaslr" % args.mitigation,
                       qemu_args=("-icount", "shift=0,sleep=off", "-plugin",
                                  "%s,syms=%s,out=%s,funcs=%s" % (plugin, symf, os.path.join(bdir, "counts.jsonl"),
@@ -283,7 +283,6 @@ def main(args):
         raise SystemExit("t0 commit: a --kernel label given twice")
     rawdir = os.path.join(t0dir, "commit-raw")
     os.makedirs(rawdir, exist_ok=True)
-    os.environ["NFTLAB_BASE"] = args.base
     subprocess.run(["make", "-s", "-C", os.path.join(lab.TOP, "userspace")], check=True)
     plugin = t0run.build_plugin()
     boots = {lb: [] for lb in kernels}

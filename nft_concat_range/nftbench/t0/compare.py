@@ -32,7 +32,7 @@ LOOKUP_BACKENDS = ("hash", "rbtree", "pipapo")
 def kernel_label(run, variant):
     """The label of VARIANT's kernel in RUN (t0.json's run): "BASE VARIANT"
     unless the run was given another (t0.py run --label)."""
-    return (run.get("labels") or {}).get(variant) or "%s %s" % (run.get("base", "6.12"), variant)
+    return (run.get("labels") or {}).get(variant) or "%s %s" % (run["base"], variant)
 
 
 def load(resdir):
@@ -620,7 +620,7 @@ def compare(resdirs, lookups=None, backends=None, where=None, functions=None, ke
     out = ["T0 side by side: instructions / retpoline thunks per packet (knob 0 on patched kernels)", ""]
     for d, run in runs:
         out.append("  %s: %s, guest nft %s, %d boot(s) x %d pass(es)"
-                   % (run_name(d), run.get("base_version", "linux-source-6.12"),
+                   % (run_name(d), run["base_version"],
                       run.get("nft", "host"), run["rounds"], run.get("reps", 1)))
     out.append("")
     hdr = ["scenario", "spectre_v2"] + labels

@@ -46,15 +46,15 @@ def labels(base, on):
     return before, before + " + patch"
 
 
-def build(variant, user_dir=None):
-    """kernel/builder/build x86_64 VARIANT retpoline (with USER_DIR's
+def build(base, variant, user_dir=None):
+    """kernel/builder/build --base BASE x86_64 VARIANT retpoline (with USER_DIR's
     patches on top): the kernel directory, or None (its errors are on
     stderr)."""
     env = dict(os.environ)
     env.pop("NFTLAB_USER_PATCHES", None)
     if user_dir:
         env["NFTLAB_USER_PATCHES"] = user_dir
-    r = subprocess.run([lab.KERNEL_BUILD, "x86_64", variant, "retpoline"], stdout=subprocess.PIPE, text=True,
+    r = subprocess.run([lab.KERNEL_BUILD, "--base", base, "x86_64", variant, "retpoline"], stdout=subprocess.PIPE, text=True,
                        env=env)
     return (r.stdout.strip() or None) if r.returncode == 0 else None
 
@@ -115,7 +115,6 @@ def report(resdir, before, after, patch_names):
 
 def run(args):
     """t0.py patch: steps 1-5 above; 0, or 1 with the reason on stderr."""
-    os.environ["NFTLAB_BASE"] = args.base
     before, after = labels(args.base, args.on)
     if subprocess.run([lab.FETCH_BASE, "--base", args.base]).returncode != 0:
         raise SystemExit("t0 patch: the base tree %s could not be fetched" % args.base)
@@ -128,11 +127,11 @@ def run(args):
         names = [ln.strip() for ln in f if ln.strip() and not ln.startswith("#")]
     variant = VARIANT[args.on]
     log("kernel before: x86_64 %s retpoline (cold: about 20 min on 2 cores; cached afterwards)" % variant)
-    kbefore = build(variant)
+    kbefore = build(args.base, variant)
     if not kbefore:
         raise SystemExit("t0 patch: the lab's own x86_64 %s kernel does not build (above)" % variant)
     log("kernel after: the same with %d patch(es) on top (NFTLAB_USER_PATCHES=%s)" % (len(names), pdir))
-    kafter = build(variant, pdir)
+    kafter = build(args.base, variant, pdir)
     if not kafter:
         raise SystemExit("t0 patch: the kernel with %s does not build: its first error and object are above"
                          % args.patch)

@@ -43,7 +43,7 @@ def kernel_stamp(kdir):
     return (lab.build_info(kdir) or {}).get("stamp")
 
 
-def boot(rawdir, kdir, syms, plugin, variant, mitigation, rnd, quick, counts, reps, keep_done=False, nft=None,
+def boot(base, rawdir, kdir, syms, plugin, variant, mitigation, rnd, quick, counts, reps, keep_done=False, nft=None,
          only=None, probe=0, funcs=None, rulesets=None):
     """One QEMU boot running every cell of the variant with counted pktgen runs
     (FUNCS: parse_functions(), the plugin then counts per function;
@@ -68,7 +68,7 @@ def boot(rawdir, kdir, syms, plugin, variant, mitigation, rnd, quick, counts, re
         write(funcf, "".join("%x %x %s\n" % f for f in funcs))
         plugin_args += ",funcs=%s" % funcf
     env = ["env", "NFTB_COUNTS=%s" % " ".join(str(c) for c in counts)]
-    cmd = lab.lab_run("x86_64", kdir, bdir, 300 + 60 * ncells,
+    cmd = lab.lab_run(base, "x86_64", kdir, bdir, 300 + 60 * ncells,
                       env + [lab.RUN_PLAN, os.path.join(bdir, "plan"), os.path.join(bdir, "out")],
                       append="spectre_v2=%s nokaslr" % mitigation,
                       qemu_args=("-icount", "shift=0,sleep=off", "-plugin", plugin_args),
@@ -219,8 +219,6 @@ def run(args):
     os.makedirs(rawdir, exist_ok=True)
     if rulesets:
         t0ruleset.save_texts(t0dir, rulesets)
-    # kernel/builder/build and lab-run take the base from the environment
-    os.environ["NFTLAB_BASE"] = args.base
     plugin = build_plugin()
     mitigations = args.mitigations.split(",")
     counts = t0cells.COUNTS
@@ -234,7 +232,7 @@ def run(args):
                              % (v, args.variants))
     for v in variants:
         # --kernel VARIANT=KDIR: a kernel built elsewhere (t0.py patch)
-        kdirs[v] = given.get(v) or lab.kernel_dir("x86_64", v, "retpoline", args.build)
+        kdirs[v] = given.get(v) or lab.kernel_dir(args.base, "x86_64", v, "retpoline", args.build)
         if not kdirs[v]:
             log("x86_64 %s kernel not available: its boots are not run" % v)
         else:
@@ -249,7 +247,7 @@ def run(args):
         for v in variants:
             for m in mitigations:
                 if kdirs[v]:
-                    failed += boot(rawdir, kdirs[v], syms[v], plugin, v, m, rnd, args.quick, counts, args.reps,
+                    failed += boot(args.base, rawdir, kdirs[v], syms[v], plugin, v, m, rnd, args.quick, counts, args.reps,
                                    args.keep_done, args.nft, only, args.seed_probe, funcs.get(v), rulesets) != 0
     info = dict(
         quick=args.quick, rounds=args.rounds, reps=args.reps, variants=variants, mitigations=mitigations,
