@@ -20,8 +20,6 @@ The results policy of docs/results/ (its README.md), as TAP:
   on a copy in a temporary directory.
 
 Run from any directory; it checks the tree it is part of."""
-import importlib.machinery
-import importlib.util
 import json
 import os
 import re
@@ -34,6 +32,7 @@ import tempfile
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 runpy.run_path(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "lib", "bootstrap.py"))
 import bases as baselib  # noqa: E402
+import expand_includes as expand  # noqa: E402
 import rundir  # noqa: E402
 import tap as taplib  # noqa: E402
 
@@ -44,7 +43,6 @@ BENCH = os.path.join(TOP, "nft_concat_range", "bench")
 T0PY = os.path.join(TOP, "nft_concat_range", "t0.py")
 COMMIT_COST = os.path.join(TOP, "nft_concat_range", "commit-cost")
 FIGURES = os.path.join(TOP, "kernel", "series", "series-figures")
-EXPAND_INCLUDES = os.path.join(TOP, "kernel", "series", "expand-includes")
 USERSPACE_BENCH = os.path.join(TOP, "userspace", "bench.sh")
 OPEN_INTERVAL_REPORT = os.path.join(TOP, "tests", "reliability", "open-interval-report.py")
 SMP_NOISE = os.path.join(TOP, "nft_concat_range", "smp-noise")
@@ -257,10 +255,6 @@ def check_cover_letters(tap):
     """Each base's stored cover letter holds its blurb as the blurb expands
     today: a blurb or an included table edited without make-cover-letter
     would otherwise leave the posted text behind."""
-    loader = importlib.machinery.SourceFileLoader("expand_includes", EXPAND_INCLUDES)
-    spec = importlib.util.spec_from_loader("expand_includes", loader)
-    expand = importlib.util.module_from_spec(spec)
-    loader.exec_module(expand)
     for base in baselib.names():
         fields = baselib.fields(base)
         if "blurb" not in fields:

@@ -11,17 +11,16 @@ trailer placement and the width check.  No kernel tree: seconds.
 python3 lib/tap.py tests/unit/test_check_series_mail.py (TAP; make check
 runs it with every tests/unit/test_*.py, step units), or python3
 tests/unit/test_check_series_mail.py [-v]."""
-import importlib.machinery
-import importlib.util
 import os
+import runpy
 import tempfile
 import textwrap
 import unittest
 
+runpy.run_path(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "lib", "bootstrap.py"))
+import series_postings as postings  # noqa: E402
+
 TOP = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-_loader = importlib.machinery.SourceFileLoader("postings", os.path.join(TOP, "kernel/series/postings"))
-postings = importlib.util.module_from_spec(importlib.util.spec_from_loader("postings", _loader))
-_loader.exec_module(postings)
 
 
 def base_patches_dirs():
