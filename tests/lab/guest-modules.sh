@@ -25,6 +25,14 @@ not_loaded() { ! loaded "$1"; }
 # shellcheck disable=SC2317
 live() { loaded "$1" && [ "$(cat "/sys/module/$1/initstate" 2>/dev/null)" = live ]; }
 
+# Booted with spectre_v2=retpoline (the host side's --append), the kernel
+# must run retpolines: the series' direct calls are taken only then.
+if grep -qw 'spectre_v2=retpoline' /proc/cmdline; then
+	tap_diag "spectre_v2: $(cat /sys/devices/system/cpu/vulnerabilities/spectre_v2 2>/dev/null)"
+	tap_check "the guest runs retpolines (spectre_v2=retpoline)" grep -q Retpolines \
+		/sys/devices/system/cpu/vulnerabilities/spectre_v2
+fi
+
 rel=$(uname -r)
 dir="$modroot/lib/modules/$rel"
 tap_check "modules of this kernel ($rel) installed in $dir" test -s "$dir/modules.dep"
