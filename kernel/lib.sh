@@ -248,43 +248,26 @@ lab_cpus() {
 	fi
 }
 
-# checkpatch_ignore NAME: the message type checkpatch.pl --strict may
-# report for the series patch NAME (GROUP/FILE, of the current base) and
-# why, or nothing (tests/lab/series.sh and kernel/series/series-mail).
-# Known exceptions, by message type, each with its reason:
-# lab patch 0002 includes <asm/cpufeature.h> from UML's asm/processor.h,
-# and checkpatch suggests <linux/cpufeature.h>, which is empty on UML (no
-# GENERIC_CPU_AUTOPROBE).  Lab-only, not part of the series under review.
-# checkpatch asks whether MAINTAINERS needs updating for any new file: the
-# selftest that the 7.3 open-interval fix adds is under NETFILTER's
-# "F: tools/testing/selftests/net/netfilter/" (and so is the one of 7.3 nf
-# fix 1), and the list header that 7.3
-# feature patch 0006 adds under "F: include/net/netfilter/".
-# The commit the 7.3 lead patch names (nf-next's 7e43e0a1141d), the Fixes: tags of the
-# 7.3 nf fixes (b9703ed44ffb; 7c84d41416d8, and the open-interval fix's
-# mention of 648946966a08) and of the 6.12 stable fixes (a60f7bf4a152;
-# 3c4287f62044, pipapo's; b9703ed44ffb) name upstream commits that checkpatch cannot look up: the base tree is a
-# Debian source package, a single commit without upstream history.
+# checkpatch_ignore NAME: the message types checkpatch.pl --strict may
+# report for the series patch NAME (GROUP/FILE, of the current series)
+# and why, or nothing (tests/lab/series.sh and kernel/series/series-mail):
+# the first line of $NFTLAB_PATCHES/checkpatch.ignore ("PATCH-GLOB TYPES
+# WHY...", tab-separated; the file says why each is known) whose glob
+# matches NAME.
 checkpatch_ignore() {
-	case "$NFTLAB_BASE/$1" in
-	*/lab/0002-*) echo "ARCH_INCLUDE_LINUX <linux/cpufeature.h> is empty on UML" ;;
-	7.3/stable/0002-netfilter-nft_set_rbtree-check-open-*)
-		echo "UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES the base tree has no upstream history;" \
-			"the new selftest files are under MAINTAINERS' NETFILTER entry" ;;
-	7.3/feature/0006-netfilter-nf_tables-dispatch-expression-*)
-		echo "FILE_PATH_CHANGES the new list header is under MAINTAINERS' NETFILTER entry" \
-			"(F: include/net/netfilter/)" ;;
-	7.3/feature/0008-selftests-netfilter-test-interval-set-*)
-		echo "FILE_PATH_CHANGES the new selftest is under MAINTAINERS' NETFILTER entry" ;;
-	7.3/stable/0001-netfilter-nf_tables-set-the-hook-*)
-		echo "UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES the base tree has no upstream history;" \
-			"the new selftest is under MAINTAINERS' NETFILTER entry" ;;
-	7.3/feature/0001-netfilter-nft_set_rbtree-inline-* | \
-		7.3/stable/0003-netfilter-nft_set_rbtree-refuse-closing-* | 6.12/stable/0001-netfilter-nft_set_rbtree-fix-* | \
-		6.12/stable/0002-netfilter-nf_tables-publish-set-data-* | \
-		6.12/stable/0003-netfilter-nf_tables-set-the-hook-*)
-		echo "UNKNOWN_COMMIT_ID the base tree has no upstream history" ;;
-	esac
+	local f="${NFTLAB_PATCHES}/checkpatch.ignore" glob types why
+
+	[ -f "$f" ] || return 0
+	while IFS=$'\t' read -r glob types why; do
+		case "$glob" in ''|'#'*) continue ;; esac
+		# shellcheck disable=SC2254 # the glob is the file's pattern
+		case "$1" in
+		$glob)
+			printf '%s %s\n' "$types" "$why"
+			return 0
+			;;
+		esac
+	done <"$f"
 }
 
 # The lock file of the base's source tree (the base's "lock:" file under

@@ -140,7 +140,7 @@ rm -rf "$fake"
 
 # A broken patch: a copy of the series with one patch that cannot apply.
 patches="$run/patches"
-cp -r "$top/kernel/series/patches-6.12" "$patches"
+cp -r "$NFTLAB_PATCHES" "$patches"
 cat > "$patches/feature/9999-broken.patch" <<'EOP'
 From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
 From: nftlab <nftlab@localhost>
