@@ -567,7 +567,7 @@ part_churn() {
 	read -r sent rcvd batches <<<"$flood_res"
 	nops=$(cat "$work/churn.ops" 2>/dev/null || echo 0)
 	ip_n=$(counter hs-cb ip keep pre) nd_n=$(counter hs-cb netdev keep ingress)
-	tap_diag "churn: $nops operations on CPU 0; pings on CPU 1: $rcvd of $sent answered ($batches batches);" \
+	tap_diag "churn: $nops operations on CPU 0; pings on CPU $sender: $rcvd of $sent answered ($batches batches);" \
 		"persistent counters: ip $ip_n, netdev $nd_n"
 	head -n 5 "$work/churn.err" | tap_diag_lines "failed: "
 	tap_check "churn: $nops operations ran (at least $ops asked), none failed" \
