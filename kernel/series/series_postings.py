@@ -87,16 +87,21 @@ class Posting:
         return "%s v%d" % (self.fields["prefix"], self.version)
 
 
+def content_lines(path):
+    """(where, line) of each line of the file PATH that is neither blank
+    nor a comment: the lines postings and changelog files are made of."""
+    with open(path) as f:
+        lines = f.read().split("\n")
+    for n, line in enumerate(lines, 1):
+        if line.strip() and not line.startswith("#"):
+            yield "%s:%d" % (path, n), line
+
+
 def parse_postings(path):
     """The postings of the file PATH, in file order; raises Error."""
     postings = []
     cur = None
-    with open(path) as f:
-        lines = f.read().split("\n")
-    for n, line in enumerate(lines, 1):
-        where = "%s:%d" % (path, n)
-        if not line.strip() or line.startswith("#"):
-            continue
+    for where, line in content_lines(path):
         m = re.match(r"^\[([a-z0-9][a-z0-9.-]*)\]$", line)
         if m:
             if any(p.name == m.group(1) for p in postings):
@@ -149,12 +154,7 @@ def parse_changes(path):
     if not os.path.isfile(path):
         raise Error("no changelog %s" % path)
     versions = []
-    with open(path) as f:
-        lines = f.read().split("\n")
-    for n, line in enumerate(lines, 1):
-        where = "%s:%d" % (path, n)
-        if not line.strip() or line.startswith("#"):
-            continue
+    for where, line in content_lines(path):
         if len(line) > WIDTH - 2:
             raise Error("%s: %d columns, more than %d (it is indented below ---)"
                         % (where, len(line), WIDTH - 2))

@@ -313,18 +313,10 @@ VARIANT = {"base": "baseline", "ours": "patched"}
 GROUPS = {"baseline": ("lab",), "patched": ("lab", "feature", "lab-patched")}
 
 
-def bases():
-    return baselib.names()
-
-
-def base_field(base, key):
-    return baselib.field(base, key)
-
-
 def own_patches(base, variant):
     """The variant's patch files of BASE's series, in order (the grammar
     of kernel/lib.sh series_patches)."""
-    pdir = os.path.join(TOP, base_field(base, "patches"))
+    pdir = os.path.join(TOP, baselib.field(base, "patches"))
     groups, cur, out = GROUPS[variant], None, {}
     with open(os.path.join(pdir, "series")) as f:
         for line in f:
@@ -346,7 +338,7 @@ def base_src(base):
 
 def describe_base(base, on):
     what = "the lab patches" if on == "base" else "the lab patches and our series"
-    return "%s (%s %s) with %s" % (base, base_field(base, "package"), base_field(base, "pin"), what)
+    return "%s (%s %s) with %s" % (base, baselib.field(base, "package"), baselib.field(base, "pin"), what)
 
 
 def check(path, base, on, note, src_of=None, own_of=None, about=None):
@@ -368,7 +360,7 @@ def check(path, base, on, note, src_of=None, own_of=None, about=None):
              % (path, describe(base, "base")),
              "  (measure it on the base: make t0 BASE=%s PATCH=%s, without ON=ours)" % (base, path)]
             + failure_text(patches, failed)))
-    for other in bases():
+    for other in baselib.names():
         osrc = src_of(other) if other != base else None
         if osrc and apply_series(osrc, "base", own_of(other, "baseline"), patches) is None:
             raise Refused("\n".join(

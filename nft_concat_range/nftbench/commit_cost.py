@@ -185,10 +185,10 @@ def kernel_spec(text):
             out.append((label, os.path.abspath(kdir)))
             continue
         base, _, variant = k.partition(":")
-        if base not in lab.bases() or variant not in ("baseline", "patched", "stable"):
+        if base not in baselib.names() or variant not in ("baseline", "patched", "stable"):
             raise argparse.ArgumentTypeError(
                 "not a kernel: %r (BASE:VARIANT, BASE one of %s, VARIANT baseline, patched or stable;"
-                " or LABEL=DIR)" % (k, " ".join(lab.bases())))
+                " or LABEL=DIR)" % (k, " ".join(baselib.names())))
         out.append((k, None))
     labels = [label for label, _ in out]
     if len(set(labels)) != len(labels):

@@ -10,8 +10,6 @@ import hashlib
 import os
 import subprocess
 
-import bases as baselib  # lib/bases.py
-
 from .files import read_kv
 
 SUITE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # nft_concat_range/
@@ -28,11 +26,6 @@ NFTLAB = os.path.join(TOP, "userspace", "build", "nftlab")
 
 # The image kernel/builder/build leaves in a kernel directory, per architecture.
 IMAGES = {"um": "linux", "x86_64": "bzImage"}
-
-
-def bases():
-    """The base trees a kernel can be built from (kernel/builder/bases/)."""
-    return baselib.names()
 
 
 def base_src(base):
