@@ -29,17 +29,25 @@ die() { printf 'nftlab: %s\n' "$*" >&2; exit 1; }
 # "key: value" per line (package, pin, suite, patches, prefix, ...).
 known_bases() { (cd "${NFTLAB_TOP}/kernel/builder/bases" && printf '%s\n' *); }
 
-# The base of every tool that is not given one: the base whose file says
-# "default: yes" (exactly one does).
-default_base() {
+# flagged_base FIELD: the base whose file says "FIELD: yes" (exactly one
+# does): a role, such as default, that one base has.
+flagged_base() {
 	local d
 
-	d=$(cd "${NFTLAB_TOP}/kernel/builder/bases" && grep -lx 'default: yes' -- *) ||
-		die "no file of kernel/builder/bases/ says 'default: yes'"
+	d=$(cd "${NFTLAB_TOP}/kernel/builder/bases" && grep -lx "$1: yes" -- *) ||
+		die "no file of kernel/builder/bases/ says '$1: yes'"
 	[ "$(printf '%s\n' "$d" | wc -l)" = 1 ] ||
-		die "more than one file of kernel/builder/bases/ says 'default: yes': $(printf '%s\n' "$d" | paste -sd ' ' -)"
+		die "more than one file of kernel/builder/bases/ says '$1: yes': $(printf '%s\n' "$d" | paste -sd ' ' -)"
 	printf '%s\n' "$d"
 }
+
+# The base of every tool that is not given one.
+default_base() { flagged_base default; }
+# The long-term base: make check's steps without a base in their name,
+# the lab knob, the SMP debug kernels.
+lts_base() { flagged_base lts; }
+# The base whose series tests/reliability/hookstress.sh's guest knows.
+hookstress_base() { flagged_base hookstress; }
 
 # base_field KEY: that field of the current base's file.
 base_field() {

@@ -4,9 +4,10 @@
 A base is one file of kernel/builder/bases/, named after it (e.g. "7.3"),
 of "key: value" lines: its Debian package and pin, its suite, its series
 directory, cover-letter blurb, subject prefix, toolchains, cache directory,
-lock, the guest's nft, and on exactly one base "default: yes".
+lock, the guest's nft, and the roles that exactly one base has ("default:
+yes", "lts: yes", "hookstress: yes").
 kernel/lib.sh reads the same files for the shell tools (base_field,
-default_base); a new base is one new file.
+flagged_base); a new base is one new file.
 
 DIR, where a function takes it, is another bases directory (the unit
 tests' fake bases)."""
@@ -42,14 +43,19 @@ def field(base, key, bases_dir=BASES):
     return v
 
 
-def default(bases_dir=BASES):
-    """The base of a tool that is not given one: the one that says
-    "default: yes"."""
-    found = [b for b in names(bases_dir) if fields(b, bases_dir).get("default") == "yes"]
+def flagged(key, bases_dir=BASES):
+    """The base whose file says "KEY: yes" (a role exactly one base has:
+    default, lts, hookstress)."""
+    found = [b for b in names(bases_dir) if fields(b, bases_dir).get(key) == "yes"]
     if len(found) != 1:
-        raise SystemExit("kernel/builder/bases/: %d files say 'default: yes' (%s), not one"
-                         % (len(found), ", ".join(found) or "none"))
+        raise SystemExit("kernel/builder/bases/: %d files say '%s: yes' (%s), not one"
+                         % (len(found), key, ", ".join(found) or "none"))
     return found[0]
+
+
+def default(bases_dir=BASES):
+    """The base of a tool that is not given one."""
+    return flagged("default", bases_dir)
 
 
 def from_env(bases_dir=BASES):

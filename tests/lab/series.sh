@@ -10,8 +10,10 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/lib/tap.sh"
 # shellcheck source=../../kernel/lib.sh
 . "$top/kernel/lib.sh"
-# The 6.12 series first (its lab knob is checked below), then 7.3's.
-set_base 6.12
+# The long-term base's series first (its lab knob is checked below), then
+# 7.3's.
+lts=$(lts_base)
+set_base "$lts"
 
 mkdir -p "$top/build/check"
 "$top/kernel/builder/fetch-base" 2>/dev/null || tap_bail "no base tree"
@@ -40,7 +42,7 @@ checkpatch_series() {
 }
 checkpatch_series
 # The upstream base's series too (series v5); the rest of this step is
-# about the 6.12 series again.
+# about the long-term base's series again.
 set_base 7.3
 "$top/kernel/builder/fetch-base" 2>/dev/null || tap_bail "no 7.3 base tree"
 checkpatch_series
@@ -51,7 +53,7 @@ report="$top/build/check/rbtree-keys.tap"
 rc=$?
 tap_forward "rbtree-keys: " "$report"
 tap_result "kernel/checks/rbtree-keys passed on the 7.3 patched series" "$rc"
-set_base 6.12
+set_base "$lts"
 
 # The lab knob's name has one owner, kernel/series/force-indirect-sysctl:
 # it must be the sysctl a patch of the series registers.
@@ -85,7 +87,7 @@ done
 
 # The checker can fail: on the baseline kernel (no series) every site the
 # series adds has a "not ok" line and the exit status is 1 (the lookup
-# site is 6.12's own: its direct calls pass there too).  make check-full
+# site is the base's own: its direct calls pass there too).  make check-full
 # only: it builds the x86_64 baseline kernel, and make check has the
 # checker's unit tests on stored disassembly of that kernel instead.
 baseline_fails() {

@@ -14,16 +14,18 @@
 # on the other, and kprobes on nf_hook_slow, nf_hook_slow_nft and
 # nft_do_chain_ipv4, every packet count exact.  Then the console is
 # scanned for the kernel's reports (splats.py) and kmemleak's scan must be
-# empty (debug kernel).  KERNEL (default: both):
-#   x86_64-7.3-debug   7.3 patched: KASAN, lockdep, PROVE_RCU, kmemleak,
-#                      failslab (--with debug), kprobes, smp, modules, brnf
-#   x86_64-7.3-kcsan   7.3 patched: KCSAN (--with kcsan; it excludes
-#                      KASAN), kprobes, smp, modules, brnf
-#   x86_64-7.3-modules 7.3 patched, modules only (check-series' modules
-#                      item, which runs the parts unload and nfqueue on
-#                      it): no checker but the console's, one CPU
-#   NAME=DIR           boot the kernel directory DIR (e.g. an earlier
-#                      build) as NAME, one of the three, instead of building
+# empty (debug kernel).  KERNEL is x86_64-BASE-KIND, BASE the base whose
+# series the guest knows (kernel/builder/bases/: "hookstress: yes", today
+# 7.3); the default is the first two:
+#   x86_64-BASE-debug   patched: KASAN, lockdep, PROVE_RCU, kmemleak,
+#                       failslab (--with debug), kprobes, smp, modules, brnf
+#   x86_64-BASE-kcsan   patched: KCSAN (--with kcsan; it excludes KASAN),
+#                       kprobes, smp, modules, brnf
+#   x86_64-BASE-modules patched, modules only (check-series' modules item,
+#                       which runs the parts unload and nfqueue on it): no
+#                       checker but the console's, one CPU
+#   NAME=DIR            boot the kernel directory DIR (e.g. an earlier
+#                       build) as NAME, one of the three, instead of building
 # --cycles  unload cycles (default 50)
 # --packets pings each counted step sends (default 20)
 # --ops     churn operations (default 300)
@@ -36,6 +38,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/lib/tap.sh"
 # shellcheck source=guest-tap.sh
 . "$top/tests/reliability/guest-tap.sh"
+# shellcheck source=../../kernel/lib.sh
+. "$top/kernel/lib.sh"
 
 # The guest's parts (tests/reliability/guest-hookstress.sh), all by default.
 all_parts="unload nfqueue bridge churn tracing"
@@ -54,12 +58,13 @@ done
 for n in "$cycles" "$packets" "$ops"; do
 	case "$n" in '' | *[!0-9]* | 0) tap_bail "--cycles, --packets and --ops take a number, 1 or more (got '$n')" ;; esac
 done
-# The kernels are 7.3's, whatever base the caller's environment holds
-# (check-debug.sh exports 6.12's).
+# The kernels are the hookstress base's, whatever base the caller's
+# environment holds (check-debug.sh exports the long-term base's).
+base=$(hookstress_base)
 unset NFTLAB_BASE NFTLAB_PATCHES NFTLAB_SERIES_PREFIX
 run=$1
 shift
-kernels=${*:-x86_64-7.3-debug x86_64-7.3-kcsan}
+kernels=${*:-x86_64-$base-debug x86_64-$base-kcsan}
 for p in $parts; do
 	[[ " $all_parts " == *" $p "* ]] || tap_bail "--parts: unknown part '$p' ($all_parts)"
 done
@@ -75,19 +80,19 @@ for k in $kernels; do
 	[ "$name" = "$k" ] || kernel=${k#*=}
 	guest_opt=() cpus=2
 	case "$name" in
-	x86_64-7.3-debug)
-		build=(--base 7.3 --with debug --with kprobes --with smp --with modules --with brnf
+	"x86_64-$base-debug")
+		build=(--base "$base" --with debug --with kprobes --with smp --with modules --with brnf
 			x86_64 patched retpoline) ;;
-	x86_64-7.3-kcsan)
-		build=(--base 7.3 --with kcsan --with kprobes --with smp --with modules --with brnf
+	"x86_64-$base-kcsan")
+		build=(--base "$base" --with kcsan --with kprobes --with smp --with modules --with brnf
 			x86_64 patched retpoline)
 		guest_opt=(--kcsan) ;;
-	x86_64-7.3-modules)
+	"x86_64-$base-modules")
 		# check-series' modules item: no debug checker, no kprobes, no
 		# ACPI (TCG boots one CPU of it), no br_netfilter
-		build=(--base 7.3 --with modules x86_64 patched retpoline)
+		build=(--base "$base" --with modules x86_64 patched retpoline)
 		guest_opt=(--plain --cpus 1) cpus=1 ;;
-	*) tap_bail "unknown kernel $name (x86_64-7.3-debug x86_64-7.3-kcsan x86_64-7.3-modules, or NAME=DIR)" ;;
+	*) tap_bail "unknown kernel $name (x86_64-$base-debug x86_64-$base-kcsan x86_64-$base-modules, or NAME=DIR)" ;;
 	esac
 	if [ -z "$kernel" ]; then
 		kernel=$("$top/kernel/builder/build" "${build[@]}") || tap_bail "cannot build $name (${build[*]})"
@@ -106,7 +111,7 @@ for k in $kernels; do
 	# (AE_AML_LOOP_TIMEOUT), the virtio devices got no IRQ ("PCI INT A: no
 	# GSI") and the guest hung mounting its 9p root, twice in a row.
 	# shellcheck disable=SC2086 # parts is a word list
-	"$top/kernel/runner/lab-run" --arch x86_64 --base 7.3 --cpus "$cpus" --mem 2G --kernel "$kernel" \
+	"$top/kernel/runner/lab-run" --arch x86_64 --base "$base" --cpus "$cpus" --mem 2G --kernel "$kernel" \
 		--results "$dir" --append "spectre_v2=retpoline ignore_loglevel log_buf_len=16M pci=noacpi" -- \
 		"$top/tests/reliability/guest-hookstress.sh" "${guest_opt[@]}" "$kernel/modules" "$nfqv" \
 		"$cycles" "$packets" "$ops" $parts > "$dir/console.log" 2>&1

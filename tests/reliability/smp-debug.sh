@@ -5,14 +5,19 @@
 # once to run the differential test, the churn soak and the concurrent
 # stress (tests/reliability/guest-debug.sh differential soak stress), so
 # that lookups and commits, GC and aborts run on different CPUs with the
-# checkers on.  KERNEL (default: all four):
-#   x86_64-6.12-debug   6.12 patched (our array), QEMU TCG: KASAN, lockdep,
-#                       PROVE_RCU, kmemleak, failslab, kprobe events, ACPI
-#                       (--with smp: QEMU's vCPUs are found through it)
-#   x86_64-6.12-kcsan   6.12 patched, QEMU TCG: KCSAN, kprobe events
-#   um-7.3-baseline     7.3 as released (upstream's array), UML SMP: the
-#                       debug fragment (UML has no KCSAN)
-#   um-7.3-patched      7.3 with series v5, UML SMP, the debug fragment
+# checkers on.  KERNEL is ARCH-BASE-KIND, BASE a file of
+# kernel/builder/bases/; the default is all four of:
+#   x86_64-LTS-debug    the long-term base ("lts: yes", today 6.12)
+#                       patched, QEMU TCG: KASAN, lockdep, PROVE_RCU,
+#                       kmemleak, failslab, kprobe events, ACPI (--with
+#                       smp: QEMU's vCPUs are found through it)
+#   x86_64-LTS-kcsan    the same base patched, QEMU TCG: KCSAN, kprobe
+#                       events
+#   um-DEF-baseline     the default base ("default: yes", today 7.3) as
+#                       released, UML SMP (7.3's UML has SMP): the debug
+#                       fragment (UML has no KCSAN)
+#   um-DEF-patched      the same with its series, UML SMP, the debug
+#                       fragment
 # TAP on stdout; each guest's files in RUNDIR/smp-KERNEL/.  SECONDS is the
 # soak and stress time per backend.
 set -uo pipefail
@@ -21,34 +26,39 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/lib/tap.sh"
 # shellcheck source=guest-tap.sh
 . "$top/tests/reliability/guest-tap.sh"
+# shellcheck source=../../kernel/lib.sh
+. "$top/kernel/lib.sh"
 
 [ $# -ge 3 ] || tap_bail "usage: smp-debug.sh RUNDIR SEED SECONDS [KERNEL ...]"
 # The kernels come from two bases: each is built from its own series and
 # booted with its own base's guest (nft), whatever base the caller's
-# environment holds (check-debug.sh exports 6.12's).
+# environment holds (check-debug.sh exports the long-term base's).
 unset NFTLAB_BASE NFTLAB_PATCHES NFTLAB_SERIES_PREFIX
 run=$1 seed=$2 secs=$3
 shift 3
-kernels=${*:-um-7.3-baseline um-7.3-patched x86_64-6.12-debug x86_64-6.12-kcsan}
+# The default kernels: the upstream base's UML kernels and the long-term
+# base's x86_64 debug kernels (kernel/builder/bases/: "default: yes" and
+# "lts: yes").  A name is ARCH-BASE-KIND.
+kernels=${*:-um-$(default_base)-baseline um-$(default_base)-patched x86_64-$(lts_base)-debug x86_64-$(lts_base)-kcsan}
 parts="differential soak stress"
 
 for k in $kernels; do
 	guest_opt=() lab_opt=(--cpus 2)
-	case "$k" in
-	x86_64-6.12-debug)
-		build=(--base 6.12 --with debug --with kprobes --with smp x86_64 patched retpoline)
-		lab_opt+=(--base 6.12 --arch x86_64) ;;
-	x86_64-6.12-kcsan)
-		build=(--base 6.12 --with kcsan --with kprobes --with smp x86_64 patched retpoline)
-		lab_opt+=(--base 6.12 --arch x86_64)
+	arch=${k%%-*} base=${k#*-} kind=${k##*-}
+	base=${base%-*}
+	[ -f "$top/kernel/builder/bases/$base" ] || tap_bail "kernel $k: unknown base '$base' ($(known_bases | paste -sd ' ' -))"
+	case "$arch-$kind" in
+	x86_64-debug)
+		build=(--base "$base" --with debug --with kprobes --with smp x86_64 patched retpoline)
+		lab_opt+=(--base "$base" --arch x86_64) ;;
+	x86_64-kcsan)
+		build=(--base "$base" --with kcsan --with kprobes --with smp x86_64 patched retpoline)
+		lab_opt+=(--base "$base" --arch x86_64)
 		guest_opt=(--kcsan) ;;
-	um-7.3-baseline)
-		build=(--base 7.3 --with debug um baseline retpoline)
-		lab_opt+=(--base 7.3) ;;
-	um-7.3-patched)
-		build=(--base 7.3 --with debug um patched retpoline)
-		lab_opt+=(--base 7.3) ;;
-	*) tap_bail "unknown kernel $k (x86_64-6.12-debug x86_64-6.12-kcsan um-7.3-baseline um-7.3-patched)" ;;
+	um-baseline | um-patched)
+		build=(--base "$base" --with debug um "$kind" retpoline)
+		lab_opt+=(--base "$base") ;;
+	*) tap_bail "unknown kernel $k (ARCH-BASE-KIND: x86_64-BASE-debug, x86_64-BASE-kcsan, um-BASE-baseline, um-BASE-patched)" ;;
 	esac
 	dir="$run/smp-$k"
 	mkdir -p "$dir"

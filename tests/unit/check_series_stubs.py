@@ -49,7 +49,7 @@ EXPECTED = os.path.join(FIXTURES, "expected")
 
 # What check-series is made of, copied into the world.
 PROGRAM = ("kernel/checks/check-series", "kernel/checks/check_series", "kernel/lib.sh", "lib/tap.sh",
-           "lib/tap.py", "lib/bootstrap.py", "kernel/builder/bases")
+           "lib/tap.py", "lib/bootstrap.py", "lib/bases.py", "kernel/builder/bases")
 # The programs it runs by their path in the checkout: stubs there.
 STUBBED = ("kernel/builder/build", "kernel/builder/fetch-base", "kernel/builder/prepare-tree",
            "kernel/builder/install-deps", "kernel/runner/lab-run", "kernel/checks/check-direct-calls",

@@ -101,7 +101,7 @@ class FakeBase(unittest.TestCase):
         self.assertIn("9.9", err)
 
     def test_one_default(self):
-        """the default base is one fact: two "default: yes" lines are refused"""
+        """the default base is one fact: two "default: yes" lines are refused (and so for every role)"""
         env = dict(self.env)
         with open(os.path.join(self.top, "kernel", "builder", "bases", FAKE), "a") as f:
             f.write("default: yes\n")
@@ -117,14 +117,15 @@ class FakeBase(unittest.TestCase):
 
 
 class TreeBases(unittest.TestCase):
-    def test_default_agrees(self):
-        """lib/bases.py and kernel/lib.sh name the same default base"""
+    def test_roles_agree(self):
+        """each role (default, lts, hookstress) is one base's, the same for lib/bases.py and kernel/lib.sh"""
         env = dict(os.environ)
         env.pop("NFTLAB_BASE", None)
-        out = subprocess.run(["bash", "-c", '. kernel/lib.sh && default_base'], cwd=TOP, env=env,
-                             stdout=subprocess.PIPE, text=True, check=True).stdout.strip()
-        self.assertEqual(out, bases.default())
-        self.assertIn(out, bases.names())
+        for role in ("default", "lts", "hookstress"):
+            out = subprocess.run(["bash", "-c", '. kernel/lib.sh && flagged_base "$1"', "_", role], cwd=TOP,
+                                 env=env, stdout=subprocess.PIPE, text=True, check=True).stdout.strip()
+            self.assertEqual(out, bases.flagged(role), role)
+            self.assertIn(out, bases.names(), role)
 
     def test_every_base_has_every_field(self):
         """every base file holds the fields the tools read"""

@@ -6,6 +6,8 @@ under QEMU TCG.  An item that does not build ends there."""
 import shutil
 import time
 
+import bases
+
 from . import products, w1
 from .context import BUILD, SMOKE
 from .host import DEVNULL
@@ -133,22 +135,24 @@ def item_modules(item):
 # The hook entry's static calls around module unload and nfqueue
 # reinjection (issue #52), on the same modular kernel: make check-debug's
 # hookstress (tests/reliability/hookstress.sh, the kernel
-# x86_64-7.3-modules) with its parts unload and nfqueue, HOOKSTRESS_CYCLES
+# x86_64-BASE-modules) with its parts unload and nfqueue, HOOKSTRESS_CYCLES
 # unload cycles of HOOKSTRESS_PACKETS pings (check-debug: 50 cycles on a
-# debug kernel).  hookstress is 7.3's: its guest knows 7.3's series.
+# debug kernel).  Its guest knows one base's series, the one whose file
+# says "hookstress: yes".
 HOOKSTRESS = ["--cycles", "5", "--packets", "20", "--ops", "1", "--parts", "unload nfqueue"]
 
 
 def modules_hookstress(item):
     ctx = item.ctx
-    if ctx.base != "7.3":
-        ctx.diag("modules: hookstress (unload, nfqueue) runs on 7.3's series only, not on %s" % ctx.base)
+    if bases.fields(ctx.base).get("hookstress") != "yes":
+        ctx.diag("modules: hookstress (unload, nfqueue) runs on %s's series only, not on %s"
+                 % (bases.flagged("hookstress"), ctx.base))
         return
     report = "%s/hookstress.tap" % item.dir
     ctx.host.log("matrix modules: booting under QEMU TCG: nf_tables unloaded under traffic, nfqueue"
                  " reinjection (tests/reliability/hookstress.sh, about 5 min)")
     rc = ctx.host.run([ctx.tool("tests/reliability/hookstress.sh")] + HOOKSTRESS +
-                      [item.dir, "x86_64-7.3-modules=%s" % item.kernel.path], stdout=report)
+                      [item.dir, "x86_64-%s-modules=%s" % (ctx.base, item.kernel.path)], stdout=report)
     products.forward(ctx.tap, ctx.host.dry, "matrix modules: ", report)
     ctx.result("matrix modules: hookstress passed (exit %d)" % rc, rc)
 
