@@ -19,6 +19,16 @@ between before the load and a second after the last commit (a lookup
 array larger than a page is a power-of-two block of pages from kmalloc,
 which Slab counts, or vmalloc memory if that fails).  One JSON line per N on stdout.
 
+With --stream K, after those, and after the memory above is read, two
+streams of K commits each, sent back to back by one `nft -i` (one
+transaction a line, no process start-up in between): K new intervals,
+then K timeout updates of one element.  A
+thread samples Slab + VmallocUsed of /proc/meminfo every few
+milliseconds during each stream: the memory that lookup arrays waiting
+for an RCU grace period hold while commits follow one another.  Recorded
+per stream: its wall time, the peak above the level before it, and the
+level a second after it.
+
 With --mark PATH (t0.py commit, under QEMU TCG with the pktcount
 plugin), the guest reads PATH just before and just after each one-interval
 commit and timeout update, so that the plugin writes its counters there,
@@ -33,6 +43,7 @@ import argparse
 import json
 import subprocess
 import sys
+import threading
 import time
 
 
@@ -44,6 +55,51 @@ def meminfo():
             if k in ("VmallocUsed", "Slab", "MemFree"):
                 out[k] = int(v.split()[0])
     return out
+
+
+def held_kb():
+    """Slab + VmallocUsed, KiB: where a lookup array lives."""
+    m = meminfo()
+    return m["Slab"] + m["VmallocUsed"]
+
+
+def stream(lines):
+    """LINES sent to one `nft -i`, one transaction each, while a thread
+    samples held_kb(): the wall time (s), the peak above the level before
+    (KiB) and the level a second after, above the one before."""
+    before = held_kb()
+    peak = [before]
+    done = threading.Event()
+
+    def sample():
+        while not done.is_set():
+            peak[0] = max(peak[0], held_kb())
+            time.sleep(0.002)
+    t = threading.Thread(target=sample)
+    t.start()
+    start = time.monotonic()
+    try:
+        p = subprocess.run(["nft", "-i"], input="".join(line + "\n" for line in lines), text=True,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    finally:
+        dt = time.monotonic() - start
+        done.set()
+        t.join()
+    # nft -i goes on after an error: any output is one
+    if p.returncode != 0 or p.stdout.strip():
+        raise RuntimeError("nft -i: exit %d: %s" % (p.returncode, p.stdout.strip()[:500]))
+    time.sleep(1)
+    return {"s": round(dt, 4), "peak_kb": peak[0] - before, "after_kb": held_kb() - before}
+
+
+def streams(k):
+    """The two streams of --stream K on table inet ccost, set s."""
+    add = ["add element inet ccost s { 172.16.%d.%d-172.16.%d.%d timeout 3600s }"
+           % (i // 60, (i % 60) * 4, i // 60, (i % 60) * 4 + 1) for i in range(k)]
+    update = ["add element inet ccost s { 192.168.0.0-192.168.0.1 timeout %ds }" % (7201 + i)
+              for i in range(k)]
+    time.sleep(1)
+    return {"commits": k, "add": stream(add), "update": stream(update)}
 
 
 def nftlab(binary, *args, script=None):
@@ -74,7 +130,7 @@ def marked(mark, binary, *args):
     return dt, 2
 
 
-def one_size(binary, n, reps, mark=None):
+def one_size(binary, n, reps, mark=None, stream_k=0):
     subprocess.run(["nft", "delete", "table", "inet", "ccost"], stderr=subprocess.DEVNULL)
     time.sleep(1)
     before = meminfo()
@@ -100,12 +156,14 @@ def one_size(binary, n, reps, mark=None):
         marks += m
     time.sleep(1)
     after = meminfo()
+    # after the memory of the set above is read: the streams add elements
+    extra = {"stream": streams(stream_k)} if stream_k else {}
     subprocess.run(["nft", "delete", "table", "inet", "ccost"], check=True)
     return {"intervals": n, "load_s": round(load_s, 4), "commit_s": [round(c, 5) for c in commits],
             "refresh_s": [round(c, 5) for c in refresh],
             "vmalloc_kb": after["VmallocUsed"] - before["VmallocUsed"],
             "slab_kb": after["Slab"] - before["Slab"],
-            "used_kb": before["MemFree"] - after["MemFree"], "marks": marks}
+            "used_kb": before["MemFree"] - after["MemFree"], "marks": marks, **extra}
 
 
 def main(argv=None):
@@ -113,10 +171,12 @@ def main(argv=None):
     ap.add_argument("--nftlab", required=True)
     ap.add_argument("--sizes", default="1000,10000,100000")
     ap.add_argument("--reps", type=int, default=15)
+    ap.add_argument("--stream", type=int, default=0, metavar="K",
+                    help="then two streams of K back-to-back commits through nft -i, memory sampled")
     ap.add_argument("--mark", metavar="PATH", help="read PATH around each counted transaction (t0.py commit)")
     args = ap.parse_args(argv)
     for n in (int(x) for x in args.sizes.split(",")):
-        print(json.dumps(one_size(args.nftlab, n, args.reps, args.mark)))
+        print(json.dumps(one_size(args.nftlab, n, args.reps, args.mark, args.stream)))
         sys.stdout.flush()
     return 0
 

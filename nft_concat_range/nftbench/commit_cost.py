@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """Usage: nft_concat_range/commit-cost [--sizes 1000,10000,100000] [--reps N] [--boots N]
-                                   [--kernels KERNEL,...] [--results DIR]
+                                   [--stream K] [--kernels KERNEL,...] [--results DIR]
        nft_concat_range/commit-cost --render DIR
 
 The host side of commit-cost, one of its two halves: it boots the kernels
@@ -14,7 +14,9 @@ retpoline kernels: the time of one nftlab transaction that loads N
 intervals, the time of a transaction that adds one interval to a set of N
 (median and range of --reps, one nftlab process each), the time of a
 transaction that only updates an element's timeout, and the vmalloc and
-slab memory the loaded set holds.  --kernels names the kernels, each
+slab memory the loaded set holds; with --stream K, the slab and vmalloc
+memory held while K commits follow one another (the guest's header says
+how).  --kernels names the kernels, each
 BASE:VARIANT (a base of kernel/builder/bases/ and a variant, built if
 needed) or LABEL=DIR (a UML kernel already built, e.g. an earlier build
 kept aside, named LABEL in the report); default the baseline and patched
@@ -119,6 +121,7 @@ def render(res):
             "a kvmalloc() allocation: above a page, kmalloc takes a power-of-two block of pages,",
             "which Slab counts; during a commit the previous array lives on until an RCU grace",
             "period has passed."]
+    out += stream_section(rows, kernels, sizes)
     lookups = os.path.join(res, "lookups.txt")
     if os.path.exists(lookups):
         # the packet side of the same kernels, counted (t0.py compare
@@ -170,6 +173,30 @@ def render(res):
     return 0
 
 
+def stream_section(rows, kernels, sizes):
+    """The report's lines on --stream (none for a run without it)."""
+    if not any("stream" in r for k, _ in kernels for r in rows[k]):
+        return []
+    k0 = next(r["stream"]["commits"] for k, _ in kernels for r in rows[k] if "stream" in r)
+    out = ["", "## Memory under a stream of commits", "",
+           "%d commits back to back through one `nft -i` (one transaction a line), after the" % k0,
+           "measurements above: new intervals, then timeout updates of one element.  Slab +",
+           "VmallocUsed of /proc/meminfo, sampled every 2 ms or so during the stream: its peak",
+           "above the level before the stream, and the level a second after it; per boot.", "",
+           "| intervals | kernel | stream | commits/s | peak (KiB) | a second after (KiB) |",
+           "|---|---|---|---|---|---|"]
+    for n in sizes:
+        for k, _ in kernels:
+            rs = [r["stream"] for r in rows[k] if r["intervals"] == n and "stream" in r]
+            for kind in ("add", "update"):
+                out.append("| %d | %s | %s | %s | %s | %s |" % (
+                    n, k, "new interval" if kind == "add" else "timeout update",
+                    "%.0f" % statistics.median(s["commits"] / s[kind]["s"] for s in rs),
+                    "/".join(str(s[kind]["peak_kb"]) for s in rs),
+                    "/".join(str(s[kind]["after_kb"]) for s in rs)))
+    return out
+
+
 def kernel_spec(text):
     """--kernels: BASE:VARIANT of known bases and variants, or LABEL=DIR of
     a built UML kernel, each once: [(label, directory or None)]."""
@@ -201,6 +228,8 @@ def main(argv=None):
     ap.add_argument("--sizes", default="1000,10000,100000")
     ap.add_argument("--reps", type=int, default=15)
     ap.add_argument("--boots", type=int, default=2)
+    ap.add_argument("--stream", type=int, default=0, metavar="K",
+                    help="also K back-to-back commits per size, memory sampled (default: none)")
     baselib.add_option(ap, "the base of the default --kernels")
     ap.add_argument("--kernels", type=kernel_spec,
                     help="BASE:VARIANT or LABEL=DIR, comma-separated (default BASE:baseline,BASE:patched)")
@@ -234,9 +263,9 @@ def main(argv=None):
             os.makedirs(out, exist_ok=True)
             print("[commit-cost] %s boot %d of %d" % (k, b, args.boots), file=sys.stderr)
             cmd = ("ip netns add ccost && ip netns exec ccost python3 %s --nftlab %s --sizes %s "
-                   "--reps %d > $NFTLAB_RESULTS/cost.jsonl" %
+                   "--reps %d --stream %d > $NFTLAB_RESULTS/cost.jsonl" %
                    (os.path.join(lab.SUITE, "guest", "commit-cost.py"), nftlab,
-                    args.sizes, args.reps))
+                    args.sizes, args.reps, args.stream))
             with open(os.path.join(out, "console.log"), "w") as con:
                 rc = subprocess.run([lab.LAB_RUN, "--kernel", kdirs[k],
                                      "--results", out, "--mem", "2G", "--timeout", "1800", "--",
@@ -248,7 +277,7 @@ def main(argv=None):
                 open(os.path.join(res, "BUILD-INFO-%s" % d), "w") as dst:
             dst.write(src.read())
     with open(os.path.join(res, "run.json"), "w") as f:
-        json.dump({"boots": args.boots, "reps": args.reps, "sizes": args.sizes,
+        json.dump({"boots": args.boots, "reps": args.reps, "sizes": args.sizes, "stream": args.stream,
                    "kernels": [label for label, _ in args.kernels],
                    "kernel_dirs": kdirs,
                    "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
