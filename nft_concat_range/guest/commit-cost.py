@@ -22,12 +22,11 @@ which Slab counts, or vmalloc memory if that fails).  One JSON line per N on std
 With --stream K, after those, and after the memory above is read, two
 streams of K commits each, sent back to back by one `nft -i` (one
 transaction a line, no process start-up in between): K new intervals,
-then K timeout updates of one element.  A
-thread samples Slab + VmallocUsed of /proc/meminfo every few
-milliseconds during each stream: the memory that lookup arrays waiting
-for an RCU grace period hold while commits follow one another.  Recorded
-per stream: its wall time, the peak above the level before it, and the
-level a second after it.
+then K timeout updates of one element.  A thread samples Slab +
+VmallocUsed of /proc/meminfo every few milliseconds during each stream:
+the memory that lookup arrays waiting for an RCU grace period hold while
+commits follow one another.  Recorded per stream: its wall time, the
+peak above the level before it, and the level a second after it.
 
 With --mark PATH (t0.py commit, under QEMU TCG with the pktcount
 plugin), the guest reads PATH just before and just after each one-interval

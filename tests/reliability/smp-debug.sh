@@ -39,7 +39,8 @@ shift 3
 # The default kernels: the upstream base's UML kernels and the long-term
 # base's x86_64 debug kernels (kernel/builder/bases/: "default: yes" and
 # "lts: yes").  A name is ARCH-BASE-KIND.
-kernels=${*:-um-$(default_base)-baseline um-$(default_base)-patched x86_64-$(lts_base)-debug x86_64-$(lts_base)-kcsan}
+def=$(default_base) lts=$(lts_base)
+kernels=${*:-um-$def-baseline um-$def-patched x86_64-$lts-debug x86_64-$lts-kcsan}
 parts="differential soak stress"
 
 for k in $kernels; do

@@ -101,7 +101,7 @@ class FakeBase(unittest.TestCase):
         self.assertIn("9.9", err)
 
     def test_one_default(self):
-        """the default base is one fact: two "default: yes" lines are refused (and so for every role)"""
+        """the default base is one fact: two "default: yes" lines are refused"""
         env = dict(self.env)
         with open(os.path.join(self.top, "kernel", "builder", "bases", FAKE), "a") as f:
             f.write("default: yes\n")
