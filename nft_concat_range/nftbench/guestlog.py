@@ -17,7 +17,8 @@ a "record" field:
             reason
 
 read_out() turns them into the samples, loads and guest dict of schema
-nftlab-bench/1 (model.SCHEMA), whose load rows keep "same" as "1", "0"
+nftlab-bench/2 (model.SCHEMA; pack_samples: how its results.json keeps
+the samples), whose load rows keep "same" as "1", "0"
 or "-" and whose samples carry their cell's ID.  T0 runs recorded before
 records.jsonl (the stored ones: their raw/ trees are in git history,
 docs/results/ keeps t0.json) wrote TSV files (samples.tsv, loads.tsv,
@@ -36,6 +37,26 @@ SAMPLE_FIELDS = ("cell", "rep", "knob_req", "knob", "usec", "sofar", "errors",
                  "counter", "tx", "pps", "valid", "reason")
 SAMPLE_KEYS = SAMPLE_FIELDS + ("boot", "role") + CELL_FIELDS
 SAME = {True: "1", False: "0", None: "-"}
+
+
+def pack_samples(samples):
+    """SAMPLES as results.json (nftlab-bench/2) keeps them: the field
+    names once, then one row of values per sample in the order they ran
+    (the names in every sample made up a third of a run's file, and
+    docs/results/ has a size cap).  Samples whose fields differ stay a
+    list of records, as /1 kept them."""
+    fields = sorted({k for s in samples for k in s})
+    if any(len(s) != len(fields) for s in samples):
+        return list(samples)
+    return dict(fields=fields, rows=[[s[k] for k in fields] for s in samples])
+
+
+def unpack_samples(kept):
+    """The samples of a results.json, a list of records: from /2's table
+    or /1's list."""
+    if isinstance(kept, dict):
+        return [dict(zip(kept["fields"], row)) for row in kept["rows"]]
+    return list(kept)
 
 
 def sample_of(rec, boot, role):

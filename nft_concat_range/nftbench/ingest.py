@@ -35,7 +35,7 @@ def stored(res):
         b = dict(b, samples=[], loads=[])
         by[b["dir"]] = b
         boots.append(b)
-    for s in res.get("samples", []):
+    for s in guestlog.unpack_samples(res.get("samples", [])):
         if s["boot"] in by:
             by[s["boot"]]["samples"].append(s)
     for r in res.get("load_samples", []):

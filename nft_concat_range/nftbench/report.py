@@ -8,6 +8,7 @@ import os
 from . import basecmp, loads, runlog
 from .analysis import BOOT_BEST_MIN_BOOTS, ESTIMATORS, Analysis, noise_floor
 from .files import write
+from .guestlog import pack_samples
 from .ingest import load_run, read_results, read_t0
 from .model import DEFAULT_T2_LOOKUPS, SCHEMA, TYPE_ORDER, TYPES
 from .plots import plot_tables
@@ -109,7 +110,7 @@ def report(resdir, quiet=False, estimator=None):
                    base_selftest={k: dict(status=v[0], rows=v[1]) for k, v in base_rows.items()},
                    boots=[{k: v for k, v in b.items() if k not in ("samples", "loads")} for b in boots],
                    load_samples=[r for b in boots for r in b["loads"]],
-                   samples=[s for b in boots for s in b["samples"]],
+                   samples=pack_samples([s for b in boots for s in b["samples"]]),
                    svg={t: (t + ".svg") for t in tables if t not in plot_errs})
     if t0fig:
         results["t0"] = t0fig

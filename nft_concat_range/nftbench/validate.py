@@ -7,7 +7,7 @@ import os
 from tap import Tap, done  # lib/tap.py
 
 from .analysis import aa_state
-from .guestlog import SAMPLE_KEYS
+from .guestlog import SAMPLE_KEYS, unpack_samples
 from .model import DEFAULT_T2_LOOKUPS, SCHEMA, TYPES
 from .plans import expected_cells
 from .tables import TABLES
@@ -27,16 +27,17 @@ def validate(resdir):
     keys_ok = all(k in res for k in ("schema", "meta", "tables", "boots", "samples", "svg"))
     tap.ok(keys_ok and res["schema"] == SCHEMA, "results.json schema %s with meta, tables, boots, samples, svg" % SCHEMA)
     sample_keys = set(SAMPLE_KEYS)
-    bad = [s for s in res.get("samples", []) if not sample_keys <= set(s)]
-    tap.ok(res.get("samples") and not bad, "every sample has the %d sample fields" % len(sample_keys),
-           "%d samples, %d incomplete" % (len(res.get("samples", [])), len(bad)))
+    samples = unpack_samples(res.get("samples", []))
+    bad = [s for s in samples if not sample_keys <= set(s)]
+    tap.ok(samples and not bad, "every sample has the %d sample fields" % len(sample_keys),
+           "%d samples, %d incomplete" % (len(samples), len(bad)))
     roles = [b.get("role") for b in res.get("boots", [])]
     for role in sorted(set(roles)):
-        got = {s["cell"] for s in res["samples"] if s["role"] == role}
+        got = {s["cell"] for s in samples if s["role"] == role}
         want = expected_cells(role, tables, t2n, meta.get("mode") == "quick")
         tap.ok(got == want, "%s: every planned cell measured (%d cells)" % (role, len(want)),
                "missing: %s\nextra: %s" % (sorted(want - got)[:8], sorted(got - want)[:8]))
-        ss = [s for s in res["samples"] if s["role"] == role]
+        ss = [s for s in samples if s["role"] == role]
         inval = [s for s in ss if not s["valid"]]
         tap.ok(ss and not inval, "%s: all %d samples valid (pktgen sofar == rule counter)" % (role, len(ss)),
                "\n".join("%s rep %s: %s" % (s["cell"], s["rep"], s["reason"]) for s in inval))

@@ -80,6 +80,17 @@ class Records(unittest.TestCase):
         self.assertIs(s["valid"], True)
         self.assertEqual(s["pps"], 162428.1)
 
+    def test_packed_samples(self):
+        """results.json's samples: a table of the field names and one row per sample, read back as they were; samples whose fields differ stay a list, and /1's list reads as it is"""
+        two = [self.out["samples"][0], dict(self.out["samples"][0], rep=3, pps=None)]
+        packed = guestlog.pack_samples(two)
+        self.assertEqual(packed["fields"], sorted(guestlog.SAMPLE_KEYS))
+        self.assertEqual(len(packed["rows"]), 2)
+        self.assertEqual(guestlog.unpack_samples(json.loads(json.dumps(packed))), two)
+        odd = [two[0], {k: v for k, v in two[1].items() if k != "tx"}]
+        self.assertEqual(guestlog.pack_samples(odd), odd)
+        self.assertEqual(guestlog.unpack_samples(odd), odd)
+
     def test_loads(self):
         """load records: same listing as results.json keeps it (1, 0, -), times as numbers or None"""
         self.assertEqual([(r["same"], r["nftlab_s"], r["boot"]) for r in self.out["loads"]],
