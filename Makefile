@@ -63,7 +63,7 @@ kernels: deps
 	@for v in baseline patched; do for f in retpoline eibrs plain; do \
 		kernel/builder/build um $$v $$f >/dev/null || exit 1; done; done
 
-## bench         the performance suite: tables in build/results/bench-<base>-<UTC>/ (FULL=1: more reps)
+## bench         the performance suite: tables in build/results/bench-<base>-<UTC>/ (FULL=1: 1 s samples, the base perf script)
 bench: deps userspace
 	@nft_concat_range/bench $(if $(BASE),--base $(BASE)) $(if $(FULL),--full)
 

@@ -14,7 +14,7 @@ from .drift import drift
 from .model import DEFAULT_T2_LOOKUPS, DEV, ROLES
 from .plans import parse_tables, roles_for, write_plan
 from .report import report
-from .tables import ALL_TABLES
+from .tables import ALL_TABLES, KNOB_TABLES
 from .validate import validate
 
 BENCH = "nft_concat_range/bench"
@@ -27,9 +27,12 @@ T0 (exact per-packet counts, t0.py) runs the x86_64 kernels under QEMU TCG
 when both are built already (`make t0` builds them).
 
 Exit status: 0, or 1 when a boot failed (the report is written anyway).
-Defaults: 2 boots x 3 repetitions = 6 samples per cell of 0.5 s each,
-about 15 minutes once the kernels are built; --full about 56 minutes
-(36 of them ours, 2 x 10 the base tree's perf script).
+Defaults: 6 boots per kernel x 2 repetitions of 0.5 s per cell, figures
+from each boot's best sample (--estimator boot-best); 32 minutes on
+7.3 once the kernels are built (2-core AMD EPYC,
+docs/results/bench-7.3-default-20261206T154550Z).
+--full: 1 s samples, plus the base tree's perf script (at most
+NFTB_SELFTEST_LIMIT seconds per kernel).
 NFTB_KNOB names the force-indirect sysctl of the patched kernels
 (default %s); NFTB_BURST pktgen's burst
 (default 1000); NFTB_SELFTEST_LIMIT the seconds the base tree's perf script
@@ -56,14 +59,15 @@ def bench_parser():
                                 "results.json, report.md and one SVG per table. The tables are printed at the end; "
                                 "progress goes to stderr.")
     p.add_argument("--tables", type=parse_tables, metavar="T1,T2,...",
-                   help="tables to measure (default all: T0..T7; --quick: T1..T7)")
+                   help="tables to measure (default all: T0..T7, but those that compare the lab knob, %s, only "
+                   "on a base whose kernels have it; --quick: T1..T7)" % ",".join(KNOB_TABLES))
     baselib.add_option(p, "the base tree of the lab kernels")
     p.add_argument("--arch", choices=("um", "x86_64"), default="um",
                    help="where the guest side runs: the UML lab kernels (default) or the x86_64 kernels under "
                    "QEMU TCG, which checks that the scenarios work on real x86 (retpoline thunks, objtool); "
                    "TCG rates are not performance figures")
     p.add_argument("--full", dest="mode", action="store_const", const="full", default="default",
-                   help="more repetitions (4 boots x 3 = 12 per cell, 1 s samples) plus the base tree's "
+                   help="longer samples (1 s instead of 0.5) plus the base tree's "
                    "nft_concat_range.sh performance group")
     p.add_argument("--quick", dest="mode", action="store_const", const="quick",
                    help="every scenario once, short samples, on the patched retpoline kernel only "
@@ -78,9 +82,10 @@ def bench_parser():
     p.add_argument("--results", metavar="DIR", help="results directory (default build/results/bench-<base>-<UTC>)")
     p.add_argument("--selftest", action="store_const", const=True,
                    help="also run the base tree's performance group (default with --full)")
-    p.add_argument("--estimator", choices=ESTIMATORS, default="samples",
-                   help="what a cell's figures are made of: every sample (default), or each boot's fastest "
-                   "(boot-best: one value per boot, so use --rounds 6 or more; see analysis.py)")
+    p.add_argument("--estimator", choices=ESTIMATORS,
+                   help="what a cell's figures are made of: each boot's fastest sample (boot-best, the default: "
+                   "one value per boot, so --rounds 6 or more), or every sample (samples, --quick's default; "
+                   "see analysis.py)")
     return p
 
 

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 
+import bases as baselib  # lib/bases.py
 import rundir  # lib/rundir.py
 
 from . import lab, runlog
@@ -22,13 +23,17 @@ from .model import DEV, ROLES
 from .plans import roles_for, write_plan
 from .report import report
 from .t0 import cli as t0cli
-from .tables import ALL_TABLES
+from .tables import ALL_TABLES, KNOB_TABLES
 
 # The modes' defaults: boots per kernel, repetitions per boot, seconds per
-# sample, and whether the base tree's perf script runs.
-MODES = {"default": dict(rounds=2, reps=3, duration="0.5", selftest=False),
-         "full": dict(rounds=4, reps=3, duration="1", selftest=True),
-         "quick": dict(rounds=1, reps=1, duration="0.2", selftest=False)}
+# sample, whether the base tree's perf script runs, and the estimator.
+# The timed modes take each boot's best sample (boot-best): on the same
+# samples it cut a same-cell spread of 20 % to 2 % where every-sample
+# figures read an untouched cell as proven (nft_concat_range/README.md),
+# and it needs BOOT_BEST_MIN_BOOTS boots per kernel.
+MODES = {"default": dict(rounds=BOOT_BEST_MIN_BOOTS, reps=2, duration="0.5", selftest=False, estimator="boot-best"),
+         "full": dict(rounds=BOOT_BEST_MIN_BOOTS, reps=2, duration="1", selftest=True, estimator="boot-best"),
+         "quick": dict(rounds=1, reps=1, duration="0.2", selftest=False, estimator="samples")}
 # --quick checks validity on one kernel, which runs every scenario.
 QUICK_ROLES = ("patched-retpoline",)
 SELFTEST_ROLES = ("baseline-retpoline", "patched-retpoline")
@@ -43,16 +48,30 @@ def log(msg):
     print("[bench] %s" % msg, file=sys.stderr, flush=True)
 
 
-def settings(mode, tables, rounds=None, reps=None, duration=None, selftest=None):
+def settings(mode, tables, rounds=None, reps=None, duration=None, selftest=None, estimator=None, base=None,
+             knob=True):
     """The run's parameters: the mode's defaults where the options left
-    them unset; T0 (counted by t0/run.py, not timed) apart from the timed tables."""
+    them unset; T0 (counted by t0/run.py, not timed) apart from the timed
+    tables.  KNOB: the patched kernels of BASE have the lab's
+    force-indirect knob (lab.base_has_knob).  Without it the tables that
+    compare its two settings (KNOB_TABLES) measure nothing: the timed
+    modes leave them out of the default tables and refuse them when asked
+    for; --quick, a validity check of every scenario, runs them."""
     d = MODES[mode]
     if tables is None:
-        tables = (["T0"] if mode != "quick" else []) + list(ALL_TABLES)
+        tables = (["T0"] if mode != "quick" else []) + [t for t in ALL_TABLES
+                                                        if knob or mode == "quick" or t not in KNOB_TABLES]
+    elif not knob and mode != "quick" and set(tables) & set(KNOB_TABLES):
+        asked = [t for t in tables if t in KNOB_TABLES]
+        raise SystemExit("nft_concat_range/bench: %s: compared with the lab's force-indirect knob (0 vs 1 in one"
+                         " boot), which base %s's patched kernels do not have (%s sets no %s); measured on: %s"
+                         % (",".join(asked), base, os.path.relpath(lab.feature_config(base), lab.TOP),
+                            lab.knob_config(), " ".join("BASE=%s" % b for b in lab.knob_bases()) or "no base"))
     return dict(mode=mode, tables=[t for t in tables if t != "T0"], t0="T0" in tables,
                 rounds=d["rounds"] if rounds is None else rounds, reps=d["reps"] if reps is None else reps,
                 duration=d["duration"] if duration is None else duration,
-                selftest=d["selftest"] if selftest is None else selftest)
+                selftest=d["selftest"] if selftest is None else selftest,
+                estimator=d["estimator"] if estimator is None else estimator)
 
 
 def kernel_roles(mode, tables):
@@ -126,13 +145,18 @@ class Bench:
         self.knob = os.environ.get("NFTB_KNOB", KNOB)
         self.burst = os.environ.get("NFTB_BURST", "")
         self.nftlab = lab.NFTLAB if os.access(lab.NFTLAB, os.X_OK) else ""
+        # the UML guests' userspace: the base's choice (kernel/builder/bases/)
+        self.userspace = (baselib.fields(args.base).get("um-userspace") or "ptrace") if args.arch == "um" else None
+        if self.userspace not in (None, "ptrace", "seccomp"):
+            raise SystemExit("kernel/builder/bases/%s: um-userspace: %s (ptrace or seccomp)"
+                             % (args.base, self.userspace))
         self.kdirs = {}
         self.failed = 0
         self.run = dict(settings=dict(mode=s["mode"], tables=s["tables"], rounds=s["rounds"], reps_per_boot=s["reps"],
                                       duration=s["duration"], t2_lookups=args.t2_lookups, knob=self.knob,
                                       burst=self.burst or "1000", build=args.build, arch=args.arch, base=args.base,
-                                      estimator=args.estimator,
-                                      nftlab=self.nftlab or "not built"),
+                                      estimator=s["estimator"],
+                                      nftlab=self.nftlab or "not built", userspace=self.userspace),
                         host=dict(date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), cpu=cpu_model(),
                                   nproc=os.cpu_count()),
                         kernels=[], host_load=[], selftest={})
@@ -186,7 +210,8 @@ class Bench:
         env += ["NFTB_NFTLAB=%s" % self.nftlab]
         st0, tt0 = cpu_ticks()
         rc = tee(lab.lab_run(a.base, a.arch, kdir, self.res, timeout,
-                             env + [lab.RUN_PLAN, os.path.join(bdir, "plan"), os.path.join(bdir, "out")]),
+                             env + [lab.RUN_PLAN, os.path.join(bdir, "plan"), os.path.join(bdir, "out")],
+                             append="seccomp=on" if self.userspace == "seccomp" else None),
                  os.path.join(bdir, "console.log"))
         st1, tt1 = cpu_ticks()
         rec.update(status=rc, steal_ticks=[st1 - st0, tt1 - tt0])
@@ -248,15 +273,17 @@ class Bench:
 def run(args):
     """bench: every boot of ARGS (cli.bench_args), the base script, T0,
     then the report; 1 when a boot failed (the report is written anyway)."""
-    s = settings(args.mode, args.tables, args.rounds, args.reps, args.duration, args.selftest)
-    if args.estimator == "boot-best" and (s["rounds"] < BOOT_BEST_MIN_BOOTS or s["reps"] < 2):
-        raise SystemExit("nft_concat_range/bench: --estimator boot-best takes each boot's best of its repetitions:"
-                         " give --rounds %d or more (the CI of a median needs %d values) and --reps 2 or more"
-                         " (asked: --rounds %d --reps %d)" % (BOOT_BEST_MIN_BOOTS, BOOT_BEST_MIN_BOOTS,
-                                                              s["rounds"], s["reps"]))
+    s = settings(args.mode, args.tables, args.rounds, args.reps, args.duration, args.selftest, args.estimator,
+                 args.base, lab.base_has_knob(args.base))
+    if s["estimator"] == "boot-best" and (s["rounds"] < BOOT_BEST_MIN_BOOTS or s["reps"] < 2):
+        raise SystemExit("nft_concat_range/bench: the estimator boot-best (the default) takes each boot's best of"
+                         " its repetitions: give --rounds %d or more (the CI of a median needs %d values) and"
+                         " --reps 2 or more (asked: --rounds %d --reps %d), or --estimator samples"
+                         % (BOOT_BEST_MIN_BOOTS, BOOT_BEST_MIN_BOOTS, s["rounds"], s["reps"]))
     b = Bench(args, s)
     roles = kernel_roles(s["mode"], s["tables"])
     b.resolve(roles)
+    measure_start = time.monotonic()
     for rnd, role, seed in boot_order(roles, s["rounds"]):
         if role in b.kdirs:
             b.boot(rnd, role, seed)
@@ -264,6 +291,11 @@ def run(args):
         b.selftest(int(os.environ.get("NFTB_SELFTEST_LIMIT", "600")))
     if s["t0"]:
         b.t0()
+    # what the run took once its kernels were there: builds vary, the
+    # measuring is what a user waits for each time
+    b.run["host"].update(end=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                         measure_s=int(time.monotonic() - measure_start))
+    b.save()
     log("report (%ds elapsed)" % b.elapsed())
     report(b.res)
     print("\nresults: %s" % os.path.join(b.res, "report.md"))

@@ -10,6 +10,8 @@ import hashlib
 import os
 import subprocess
 
+import bases as baselib  # lib/bases.py
+
 from .files import read_kv
 
 SUITE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # nft_concat_range/
@@ -99,13 +101,41 @@ def knob_sysctl():
         return f.read().strip()
 
 
+def knob_config():
+    """The option of the kernels that have the knob (KNOB_CONFIG_FILE)."""
+    with open(KNOB_CONFIG_FILE) as f:
+        return f.read().strip()
+
+
+def sets_knob(config):
+    """Whether the config file or fragment CONFIG sets the knob's option."""
+    want = "%s=y" % knob_config()
+    try:
+        with open(config) as f:
+            return any(line.strip() == want for line in f)
+    except OSError:
+        return False
+
+
 def has_knob(kdir):
     """Whether the kernel in KDIR (kernel/builder/build's output) has the
     lab knob: its config sets the option of KNOB_CONFIG_FILE."""
-    with open(KNOB_CONFIG_FILE) as f:
-        want = "%s=y\n" % f.read().strip()
-    try:
-        with open(os.path.join(kdir, "config")) as f:
-            return want in f.read()
-    except OSError:
-        return False
+    return sets_knob(os.path.join(kdir, "config"))
+
+
+def feature_config(base):
+    """BASE's fragment of the patched kernels (kernel/lib.sh feature_config)."""
+    configs = os.environ.get("NFTLAB_CONFIGS") or os.path.join(TOP, "kernel", "config")
+    return os.path.join(configs, "base-%s-feature.config" % base)
+
+
+def base_has_knob(base):
+    """Whether BASE's patched kernels have the knob, known before any is
+    built: its feature fragment sets the option (6.12's lab patch adds it;
+    7.3 has no such patch)."""
+    return sets_knob(feature_config(base))
+
+
+def knob_bases():
+    """The bases whose patched kernels have the knob."""
+    return [b for b in baselib.names() if base_has_knob(b)]

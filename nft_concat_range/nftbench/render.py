@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Plain-text rendering shared by the tables: aligned tables, summaries,
 the report header (with the run's noise floor) and invalid samples."""
+import datetime
+
 from .stats import median
 
 
@@ -69,15 +71,32 @@ def noise_lines(noise):
     return out
 
 
+def boot_seconds(boots):
+    """"; a guest ran N-M s" over BOOTS, from each guest's start and end
+    records; "" when none has both."""
+    secs = []
+    for b in boots:
+        g = b.get("guest") or {}
+        try:
+            t0, t1 = (datetime.datetime.strptime(g[k], "%Y-%m-%dT%H:%M:%SZ") for k in ("start", "end"))
+        except (KeyError, TypeError, ValueError):
+            continue
+        secs.append(int((t1 - t0).total_seconds()))
+    return "; a guest ran %d-%d s" % (min(secs), max(secs)) if secs else ""
+
+
 def header_text(meta, boots, noise=None):
     warn = [ln for ln in noise_lines(noise) if ln.startswith("WARNING")]
     lines = warn + ["nftlab performance suite: nft_concat_range/bench (%s)" % meta.get("mode", "?"),
-                    "date:        %s" % meta.get("date", "?"),
-                    "base:        %s" % (meta.get("base") or "unknown (no BUILD-INFO)"),
-                    "CPU:         %s (%s CPUs on the host; guests run on one)" % (meta.get("cpu", "?"),
-                                                                               meta.get("nproc", "?"))]
+                    "date:        %s" % meta.get("date", "?")]
+    if meta.get("measure_s") is not None:
+        lines.append("duration:    %d min %02d s from the first boot to the report (kernel builds not included)%s"
+                     % (divmod(meta["measure_s"], 60) + (boot_seconds(boots),)))
+    lines += ["base:        %s" % (meta.get("base") or "unknown (no BUILD-INFO)"),
+              "CPU:         %s (%s CPUs on the host; guests run on one)" % (meta.get("cpu", "?"), meta.get("nproc", "?"))]
     if meta.get("arch", "um") == "um":
-        lines.append("target:      um (User-mode Linux lab kernels)")
+        lines.append("target:      um (User-mode Linux lab kernels%s)"
+                     % (", %s userspace, 1 vCPU" % meta["userspace"] if meta.get("userspace") else ""))
     else:
         lines.append("target:      %s under QEMU TCG: a functional run; its rates are emulation speed, "
                      "not performance figures" % meta["arch"])

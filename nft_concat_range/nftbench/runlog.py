@@ -68,6 +68,12 @@ def meta_of(run, boots):
                 nproc=h["nproc"], kernels={}, load_during=[], builds_running=False, confidence=CONFIDENCE,
                 selftest=dict(run.get("selftest", {})))
     meta["reps_total"] = meta["rounds"] * meta["reps_per_boot"]
+    # runs before this was recorded lack it
+    if h.get("measure_s") is not None:
+        meta["measure_s"] = h["measure_s"]
+    # runs before the bases chose the UML userspace ran ptrace, unrecorded
+    if s.get("userspace"):
+        meta["userspace"] = s["userspace"]
     # runs before bench --estimator used every sample; bench report
     # --estimator records its choice under "analysis"
     est = run.get("analysis", {}).get("estimator", s.get("estimator", "samples"))

@@ -22,6 +22,7 @@ import tap  # noqa: E402
 from nftbench import cli, host, lab, runlog  # noqa: E402
 from nftbench.files import write  # noqa: E402
 from nftbench.report import report  # noqa: E402
+from nftbench.tables import ALL_TABLES, KNOB_TABLES  # noqa: E402
 
 # kernel/builder/build's stand-in: prints $FAKE_KERNELS/ARCH-VARIANT-FLAVOR when it
 # holds a kernel, fails otherwise; with --print-path, prints it regardless.  It
@@ -49,7 +50,9 @@ cmd = argv[argv.index("--") + 1:]
 plan, out = cmd[-2], cmd[-1]
 os.makedirs(out)
 with open(os.path.join(out, "records.jsonl"), "w") as f:
-    f.write(json.dumps(dict(record="guest", start="2026-12-01T10:00:00Z", env=" ".join(cmd[:-3]))) + "\\n")
+    opts = argv[:argv.index("--")]
+    f.write(json.dumps(dict(record="guest", start="2026-12-01T10:00:00Z", env=" ".join(cmd[:-3]),
+                            append=opts[opts.index("--append") + 1] if "--append" in opts else "")) + "\\n")
     for line in open(os.path.join(plan, "plan.tsv")):
         w = line.rstrip("\\n").split("\\t")
         if w[0] == "cell":
@@ -104,13 +107,32 @@ class Settings(unittest.TestCase):
     def test_modes(self):
         """settings: each mode's defaults, options win, T0 apart from the timed tables"""
         s = host.settings("default", None)
-        self.assertEqual((s["rounds"], s["reps"], s["duration"], s["selftest"], s["t0"], s["tables"][0]),
-                         (2, 3, "0.5", False, True, "T1"))
+        self.assertEqual((s["rounds"], s["reps"], s["duration"], s["selftest"], s["t0"], s["tables"], s["estimator"]),
+                         (6, 2, "0.5", False, True, list(ALL_TABLES), "boot-best"))
         q = host.settings("quick", None)
-        self.assertEqual((q["rounds"], q["reps"], q["duration"], q["t0"], q["tables"][0]), (1, 1, "0.2", False, "T1"))
-        f = host.settings("full", ["T0", "T2"], reps=5)
-        self.assertEqual((f["rounds"], f["reps"], f["duration"], f["selftest"], f["t0"], f["tables"]),
-                         (4, 5, "1", True, True, ["T2"]))
+        self.assertEqual((q["rounds"], q["reps"], q["duration"], q["t0"], q["tables"][0], q["estimator"]),
+                         (1, 1, "0.2", False, "T1", "samples"))
+        f = host.settings("full", ["T0", "T2"], reps=5, estimator="samples")
+        self.assertEqual((f["rounds"], f["reps"], f["duration"], f["selftest"], f["t0"], f["tables"], f["estimator"]),
+                         (6, 5, "1", True, True, ["T2"], "samples"))
+
+    def test_knob_tables(self):
+        """without the lab knob: the tables that compare it are left out of the timed modes' defaults, refused when asked for, and run by --quick"""
+        self.assertEqual(KNOB_TABLES, ("T2", "T3", "T6"))
+        s = host.settings("default", None, base="7.3", knob=False)
+        self.assertEqual(s["tables"], ["T1", "T4", "T5", "T7"])
+        self.assertEqual(host.settings("quick", None, knob=False)["tables"], list(ALL_TABLES))
+        self.assertEqual(host.settings("full", ["T1", "T7"], base="7.3", knob=False)["tables"], ["T1", "T7"])
+        with self.assertRaises(SystemExit) as e:
+            host.settings("default", ["T1", "T2", "T6"], base="7.3", knob=False)
+        self.assertIn("T2,T6: compared with the lab's force-indirect knob", str(e.exception))
+        self.assertIn("kernel/config/base-7.3-feature.config sets no CONFIG_NFT_LAB_FORCE_INDIRECT", str(e.exception))
+        self.assertIn("measured on: BASE=6.12", str(e.exception))
+
+    def test_base_has_knob(self):
+        """which bases have the knob: their feature fragment sets its option (6.12's, not 7.3's)"""
+        self.assertEqual((lab.base_has_knob("6.12"), lab.base_has_knob("7.3")), (True, False))
+        self.assertEqual(lab.knob_bases(), ["6.12"])
 
     def test_boot_order(self):
         """boot order: kernels alternate between rounds, one seed per boot"""
@@ -147,7 +169,8 @@ class FakeRun(unittest.TestCase):
                   "name: %s\nbase: linux-source-6.12 6.12.117-1~deb12u1\ncommit: booted-%s\nseries: s\n"
                   "stamp: tree:1 key\n" % (name, name))
             write(os.path.join(tmp, "kernels", name, "config"), "CONFIG_X=y\n")
-        cls.rc, cls.res = fake_run(tmp, ["--tables", "T4", "--rounds", "2", "--reps", "1"],
+        cls.rc, cls.res = fake_run(tmp, ["--base", "7.3", "--tables", "T4", "--rounds", "2", "--reps", "1",
+                                         "--estimator", "samples"],
                                    dict(NFTB_KNOB="net.test.knob"))
         # the cache holds another build by now: the report keeps the booted one
         write(os.path.join(tmp, "kernels", "um-patched-retpoline", "BUILD-INFO"), "commit: rebuilt\n")
@@ -178,6 +201,21 @@ class FakeRun(unittest.TestCase):
         self.assertIn("NFTB_DURATION=0.5", guest)
         self.assertEqual(read(self.res, "raw", "r1-patched-retpoline", "console.log"),
                          "guest output of um-patched-retpoline\n")
+
+    def test_userspace(self):
+        """run: the UML guests' userspace is the base's um-userspace (7.3: seccomp, booted with seccomp=on; 6.12: none, ptrace), recorded and in the report beside the duration of the boots"""
+        guest = json.loads(read(self.res, "raw", "r1-patched-retpoline", "out", "records.jsonl").splitlines()[0])
+        self.assertEqual(guest["append"], "seccomp=on")
+        self.assertEqual(read_json(self.res, "bench.json")["settings"]["userspace"], "seccomp")
+        report(self.res, quiet=True)
+        text = read(self.res, "report.md")
+        self.assertIn("target:      um (User-mode Linux lab kernels, seccomp userspace, 1 vCPU)", text)
+        self.assertRegex(text, r"\nduration:    0 min 0\d s from the first boot to the report \(kernel builds not included\)\n")
+        rc, res = fake_run(self.tmp, ["--base", "6.12", "--tables", "T4", "--rounds", "1", "--reps", "1",
+                                      "--estimator", "samples"])
+        guest = json.loads(read(res, "raw", "r1-patched-retpoline", "out", "records.jsonl").splitlines()[0])
+        self.assertEqual((rc, guest["append"], read_json(res, "bench.json")["settings"]["userspace"]),
+                         (0, "", "ptrace"))
 
     def test_report(self):
         """report of the run: meta from what it recorded (not the cache now), every sample, T4's rows"""

@@ -9,6 +9,7 @@ from ..plots import err_bar, hist_body
 from ..render import cell_text, fmt_num, fmt_summary, render_table
 
 ROLES = ("patched-retpoline", "patched-plain")
+KNOB = True                 # compares the force-indirect knob, 0 vs 1
 GOAL = 1.05                 # direct <= GOAL x plain
 
 

@@ -11,6 +11,7 @@ from ..render import cell_text, render_table
 from ..stats import linfit
 
 ROLES = ("patched-retpoline",)
+KNOB = True                 # compares the force-indirect knob, 0 vs 1
 LOOKUPS = (0, 1, 10, 50, 100)
 ROWS = (1, 100)
 

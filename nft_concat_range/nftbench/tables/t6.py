@@ -9,6 +9,7 @@ from ..plots import err_bar, hist_body
 from ..render import cell_text, fmt_summary, paired, render_table
 
 ROLES = ("patched-retpoline",)
+KNOB = True                 # compares the force-indirect knob, 0 vs 1
 # burst 1: with a burst, pktgen sends the same skb again and the source
 # address would not change.
 PGOPTS = DYNSET_SRC + ";burst 1"
