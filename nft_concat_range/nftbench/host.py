@@ -48,21 +48,20 @@ def log(msg):
     print("[bench] %s" % msg, file=sys.stderr, flush=True)
 
 
-def settings(mode, tables, rounds=None, reps=None, duration=None, selftest=None, estimator=None, base=None,
-             knob=True):
+def settings(mode, tables, rounds=None, reps=None, duration=None, selftest=None, estimator=None, base=None):
     """The run's parameters: the mode's defaults where the options left
     them unset; T0 (counted by t0/run.py, not timed) apart from the timed
-    tables.  KNOB: the patched kernels of BASE have the lab's
-    force-indirect knob (lab.base_has_knob).  Without it the tables that
-    compare its two settings (KNOB_TABLES) measure nothing: the timed
-    modes leave them out of the default tables and refuse them when asked
-    for; --quick, a validity check of every scenario, runs them."""
+    tables.  When BASE's patched kernels lack the lab's force-indirect
+    knob (lab.base_has_knob), the tables that compare its two settings
+    (KNOB_TABLES) measure nothing: the timed modes leave them out of the
+    default tables and refuse them when asked for; --quick, a validity
+    check of every scenario, runs them, and so does a BASE of None."""
     d = MODES[mode]
+    lacking = () if mode == "quick" or base is None or lab.base_has_knob(base) else KNOB_TABLES
     if tables is None:
-        tables = (["T0"] if mode != "quick" else []) + [t for t in ALL_TABLES
-                                                        if knob or mode == "quick" or t not in KNOB_TABLES]
-    elif not knob and mode != "quick" and set(tables) & set(KNOB_TABLES):
-        asked = [t for t in tables if t in KNOB_TABLES]
+        tables = (["T0"] if mode != "quick" else []) + [t for t in ALL_TABLES if t not in lacking]
+    elif set(tables) & set(lacking):
+        asked = [t for t in tables if t in lacking]
         raise SystemExit("nft_concat_range/bench: %s: compared with the lab's force-indirect knob (0 vs 1 in one"
                          " boot), which base %s's patched kernels do not have (%s sets no %s); measured on: %s"
                          % (",".join(asked), base, os.path.relpath(lab.feature_config(base), lab.TOP),
@@ -274,7 +273,7 @@ def run(args):
     """bench: every boot of ARGS (cli.bench_args), the base script, T0,
     then the report; 1 when a boot failed (the report is written anyway)."""
     s = settings(args.mode, args.tables, args.rounds, args.reps, args.duration, args.selftest, args.estimator,
-                 args.base, lab.base_has_knob(args.base))
+                 args.base)
     if s["estimator"] == "boot-best" and (s["rounds"] < BOOT_BEST_MIN_BOOTS or s["reps"] < 2):
         raise SystemExit("nft_concat_range/bench: the estimator boot-best (the default) takes each boot's best of"
                          " its repetitions: give --rounds %d or more (the CI of a median needs %d values) and"
