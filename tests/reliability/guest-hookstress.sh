@@ -78,7 +78,9 @@ work=$(mktemp -d /run/hookstress.XXXXXX)
 # so replies, and anything else a namespace might send, are not.
 icmp_req="icmp type echo-request"
 
-log() { echo "[hookstress] $*" >&2; }
+# log MESSAGE: a progress line with the time, printed by bash itself: under
+# KASAN on TCG every process the loops start costs seconds.
+log() { printf '[hookstress] %(%T)T %s\n' -1 "$*" >&2; }
 quiet() { "$@" >/dev/null 2>&1; }
 
 # --- modules --------------------------------------------------------------
@@ -187,9 +189,12 @@ counter() {
 pings() {
 	local r
 
-	r=$(taskset -c "$2" ip netns exec "$1" ping -q -n -c "$4" -i "$5" -W 2 "$3" 2>&1 |
-		sed -n 's/^\([0-9]*\) packets transmitted, \([0-9]*\) received.*/\1 \2/p')
-	echo "${r:-0 0}"
+	r=$(taskset -c "$2" ip netns exec "$1" ping -q -n -c "$4" -i "$5" -W 2 "$3" 2>&1)
+	if [[ $r =~ (^|$'\n')([0-9]+)\ packets\ transmitted,\ ([0-9]+)\ received ]]; then
+		echo "${BASH_REMATCH[2]} ${BASH_REMATCH[3]}"
+	else
+		echo "0 0"
+	fi
 }
 
 # flood_start NS CPU DEST FILE: batches of pings until FILE.stop exists,
@@ -210,10 +215,11 @@ flood_start() {
 }
 
 flood_wait() {
-	local i
+	local i lines
 
 	for ((i = 0; i < 600; i++)); do
-		[ "$(wc -l < "$1")" -ge "$2" ] && return 0
+		mapfile -t lines < "$1"
+		[ "${#lines[@]}" -ge "$2" ] && return 0
 		sleep 0.1
 	done
 	return 1
@@ -223,9 +229,14 @@ flood_wait() {
 # once its last batch is over.  In this shell, not in a $(...): only the
 # shell that started the flood can wait for it.
 flood_stop() {
-	touch "$1.stop"
+	local s=0 r=0 n=0 bs br
+
+	: > "$1.stop"
 	wait "$flood_pid"
-	flood_res=$(awk '{ s += $1; r += $2; n++ } END { printf "%d %d %d\n", s, r, n }' "$1")
+	while read -r bs br; do
+		s=$((s + bs)) r=$((r + br)) n=$((n + 1))
+	done < "$1"
+	flood_res="$s $r $n"
 }
 
 # --- failures that a part counts over many rounds -------------------------
@@ -321,12 +332,12 @@ part_unload() {
 	fi
 	for ((i = 1; i <= cycles; i++)); do
 		# Progress on the console: lab-run kills a guest silent for 15 min.
-		log "unload: cycle $i of $cycles ($(date +%T))"
+		log "unload: cycle $i of $cycles"
 		if ! modprobe -d "$modroot" nf_tables; then
 			note modprobe "cycle $i: modprobe nf_tables failed"
 			continue
 		fi
-		log "unload: cycle $i: nf_tables loaded ($(date +%T))"
+		log "unload: cycle $i: nf_tables loaded"
 		rc=$(unload_ruleset 2>&1) || note ruleset "cycle $i: nft: $rc"
 		read -r sent rcvd < <(pings hs-ua "$sender" 10.71.0.2 "$packets" 0.01)
 		if [ "$sent" -ne "$packets" ] || [ "$rcvd" -ne "$packets" ]; then
@@ -340,12 +351,12 @@ part_unload() {
 		counted=$((counted + sent))
 		# The removal under traffic: the flood starts first and ends after.
 		flood_start hs-ua "$sender" 10.71.0.2 "$work/flood"
-		log "unload: cycle $i: counted, flood started ($(date +%T))"
+		log "unload: cycle $i: counted, flood started"
 		flood_wait "$work/flood" 1 || note flood "cycle $i: the flood sent no batch in 60 s"
 		nft_in hs-ub flush ruleset || note ruleset "cycle $i: nft flush ruleset failed"
 		rc=$(remove_module nf_tables 2>&1) || note rmmod "cycle $i: modprobe -r: $rc"
 		loaded nf_tables && note rmmod "cycle $i: nf_tables still loaded after modprobe -r"
-		log "unload: cycle $i: removed, stopping the flood ($(date +%T))"
+		log "unload: cycle $i: removed, stopping the flood"
 		flood_stop "$work/flood"
 		read -r sent rcvd f <<<"$flood_res"
 		if [ "$sent" -eq 0 ] || [ "$sent" -ne "$rcvd" ]; then
@@ -522,7 +533,7 @@ churn_loop() {
 		# Every round (10 or 11 operations, about 80 s on the KASAN kernel
 		# under TCG): lab-run kills a guest silent for 15 minutes, and
 		# every 5 rounds was more than that beside a kernel build.
-		log "churn: $done_ops of $n operations ($(date +%T))"
+		log "churn: $done_ops of $n operations"
 	done
 	echo "$done_ops" > "$work/churn.ops"
 }
@@ -679,7 +690,7 @@ trap 'ns_cleanup; rm -rf "$work"' EXIT
 
 # Each part a report of its own, numbered from 1: a subshell.
 for part in features $parts; do
-	log "$part: start $(date +%T)"
+	log "$part: start"
 	start=$SECONDS
 	(
 		tap_tee "$out/$part.tap"
