@@ -206,15 +206,20 @@ variant_patches() {
 }
 
 # Content key of a variant: base version plus the bytes of its patches.
+# The list and its files are checked in this shell: a die inside the
+# process substitution or the pipe would not stop the caller.
 variant_key() {
-	local variant=$1 p
+	local variant=$1 p patches
 
+	patches=$(variant_patches "$variant") || return 1
+	while IFS= read -r p; do
+		[ -z "$p" ] || [ -f "$p" ] || die "series names a missing patch: $p"
+	done <<< "$patches"
 	{
 		base_version
 		while IFS= read -r p; do
-			[ -f "$p" ] || die "series names a missing patch: $p"
-			sha256sum < "$p"
-		done < <(variant_patches "$variant")
+			[ -z "$p" ] || sha256sum < "$p"
+		done <<< "$patches"
 	} | sha256sum | cut -c1-12
 }
 
