@@ -21,9 +21,12 @@
 #       wan0, client 10.0.1.2 fd00:1::2 and server 10.0.1.3 fd00:1::3.
 #   #@ load NS                   netns the ruleset is loaded in (default server)
 #   #@ setup NS CMD...           before the ruleset is loaded (links down)
-#   #@ listen NS tcp|tcp-hold|udp PORT  a server answering with the peer's
-#                                address (tcp-hold: then keeps it open 5 s);
-#                                started before the ruleset is loaded
+#   #@ listen NS tcp|tcp-hold|tcp-tproxy|udp PORT  a server answering
+#                                with the peer's address (tcp-hold: then
+#                                keeps it open 5 s; tcp-tproxy: IPv4 only,
+#                                IP_TRANSPARENT, for connections a tproxy
+#                                rule diverts to it); started before the
+#                                ruleset is loaded
 #   #@ run NS CMD...             CMD (bash) in NS, traffic only, not a check
 #   #@ ok NS CMD...              CMD in NS must succeed
 #   #@ fail NS CMD...            CMD in NS must fail
@@ -229,7 +232,7 @@ teardown() {
 	EOF
 }
 
-listen() {	# listen NS tcp|tcp-hold|udp PORT: answer every peer with its address
+listen() {	# listen NS tcp|tcp-hold|tcp-tproxy|udp PORT: answer every peer with its address
 	local ns=$1 proto=$2 port=$3 reply v
 	# The reply reads its input to the end: a reply that exits first makes
 	# socat's write of the request fail (EPIPE) and drop the answer.
@@ -240,6 +243,12 @@ listen() {	# listen NS tcp|tcp-hold|udp PORT: answer every peer with its address
 
 	for v in 4 6; do
 		case "$proto" in
+		tcp-tproxy)
+			# The corpus's tproxy rules are IPv4's (table ip).
+			[ $v = 4 ] || continue
+			ip netns exec "corpus-$ns" socat "TCP4-LISTEN:$port,ip-transparent,fork,reuseaddr" \
+				"SYSTEM:$answer" &
+			;;
 		tcp) reply=$answer ;&
 		tcp-hold)
 			ip netns exec "corpus-$ns" socat "TCP$v-LISTEN:$port,fork,reuseaddr$([ $v = 6 ] && echo ,ipv6only=1)" \
@@ -256,10 +265,12 @@ listen() {	# listen NS tcp|tcp-hold|udp PORT: answer every peer with its address
 	listener_of["$*"]=$!
 }
 
-# listening PID PROTO PORT: both sockets of a listen line are bound, read
-# from the listener's /proc/PID/net (its netns) by bash itself.
+# listening PID PROTO PORT: the sockets of a listen line are bound (both,
+# or tcp-tproxy's one), read from the listener's /proc/PID/net (its netns)
+# by bash itself.
 listening() {
-	local proto=${2%-hold} hex found=0 _l local_addr _r f
+	local proto=${2%%-*} want=2 hex found=0 _l local_addr _r f
+	[ "$2" = tcp-tproxy ] && want=1
 	printf -v hex '%04X' "$3"
 
 	for f in "/proc/$1/net/$proto" "/proc/$1/net/${proto}6"; do
@@ -268,7 +279,7 @@ listening() {
 			[[ $local_addr == *":$hex" ]] && found=$((found + 1))
 		done < "$f"
 	done
-	[ "$found" -ge 2 ]
+	[ "$found" -ge "$want" ]
 }
 
 declare -A counters listener_of
