@@ -17,7 +17,7 @@ a "record" field:
             reason
 
 read_out() turns them into the samples, loads and guest dict of schema
-nftlab-bench/2 (model.SCHEMA; pack_samples: how its results.json keeps
+nftlab-bench/3 (model.SCHEMA; pack_samples: how its results.json keeps
 the samples), whose load rows keep "same" as "1", "0"
 or "-" and whose samples carry their cell's ID.  T0 runs recorded before
 records.jsonl (the stored ones: their raw/ trees are in git history,
@@ -40,22 +40,39 @@ SAME = {True: "1", False: "0", None: "-"}
 
 
 def pack_samples(samples):
-    """SAMPLES as results.json (nftlab-bench/2) keeps them: the field
+    """SAMPLES as results.json (nftlab-bench/3) keeps them: the field
     names once, then one row of values per sample in the order they ran
     (the names in every sample made up a third of a run's file, and
-    docs/results/ has a size cap).  Samples whose fields differ stay a
-    list of records, as /1 kept them."""
+    docs/results/ has a size cap).  A field whose values are all strings
+    (cell, boot, role, ...: a few dozen distinct ones over a thousand
+    samples) keeps them once, sorted, in "values", and its rows hold
+    their index.  Samples whose fields differ stay a list of records, as
+    /1 kept them."""
     fields = sorted({k for s in samples for k in s})
     if any(len(s) != len(fields) for s in samples):
         return list(samples)
-    return dict(fields=fields, rows=[[s[k] for k in fields] for s in samples])
+    rows = [[s[k] for k in fields] for s in samples]
+    values = {}
+    for i, name in enumerate(fields):
+        if rows and all(isinstance(r[i], str) for r in rows):
+            values[name] = sorted({r[i] for r in rows})
+            index = {v: n for n, v in enumerate(values[name])}
+            for r in rows:
+                r[i] = index[r[i]]
+    packed = dict(fields=fields, rows=rows)
+    if values:
+        packed["values"] = values
+    return packed
 
 
 def unpack_samples(kept):
-    """The samples of a results.json, a list of records: from /2's table
-    or /1's list."""
+    """The samples of a results.json, a list of records: from /2's and
+    /3's table or /1's list."""
     if isinstance(kept, dict):
-        return [dict(zip(kept["fields"], row)) for row in kept["rows"]]
+        values = kept.get("values", {})
+        tables = [values.get(name) for name in kept["fields"]]
+        return [{name: (v if t is None else t[v]) for name, t, v in zip(kept["fields"], tables, row)}
+                for row in kept["rows"]]
     return list(kept)
 
 

@@ -9,7 +9,7 @@ iterates over these records.
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
-SCHEMA = "nftlab-bench/2"
+SCHEMA = "nftlab-bench/3"
 TABLE = "nftbench"           # nft table used by the guest (netdev family)
 CHAIN = "in"
 DEV = "nftb0"                # the dummy device of the plans (guest/run-plan's NFTB_DEV default)

@@ -81,12 +81,17 @@ class Records(unittest.TestCase):
         self.assertEqual(s["pps"], 162428.1)
 
     def test_packed_samples(self):
-        """results.json's samples: a table of the field names and one row per sample, read back as they were; samples whose fields differ stay a list, and /1's list reads as it is"""
+        """results.json's samples: a table of the field names and one row per sample, string fields by index into their values, read back as they were; /2's table without values reads too; samples whose fields differ stay a list, and /1's list reads as it is"""
         two = [self.out["samples"][0], dict(self.out["samples"][0], rep=3, pps=None)]
         packed = guestlog.pack_samples(two)
         self.assertEqual(packed["fields"], sorted(guestlog.SAMPLE_KEYS))
         self.assertEqual(len(packed["rows"]), 2)
         self.assertEqual(guestlog.unpack_samples(json.loads(json.dumps(packed))), two)
+        self.assertEqual(packed["values"]["role"], ["patched-retpoline"])
+        self.assertEqual({r[packed["fields"].index("role")] for r in packed["rows"]}, {0})
+        self.assertNotIn("pps", packed["values"])
+        v2 = dict(fields=packed["fields"], rows=[[s[k] for k in packed["fields"]] for s in two])
+        self.assertEqual(guestlog.unpack_samples(v2), two)
         odd = [two[0], {k: v for k, v in two[1].items() if k != "tx"}]
         self.assertEqual(guestlog.pack_samples(odd), odd)
         self.assertEqual(guestlog.unpack_samples(odd), odd)

@@ -225,7 +225,7 @@ class FakeRun(unittest.TestCase):
         self.assertEqual(r["meta"]["kernels"]["patched-retpoline"]["commit"], "booted-um-patched-retpoline")
         self.assertEqual(r["meta"]["knob"], "net.test.knob")
         self.assertEqual(r["meta"]["tables"], ["T4"])
-        self.assertEqual((r["schema"], len(r["samples"]["rows"])), ("nftlab-bench/2", 8))
+        self.assertEqual((r["schema"], len(r["samples"]["rows"])), ("nftlab-bench/3", 8))
         self.assertTrue(r["tables"]["T4"]["rows"])
         self.assertTrue(os.path.isfile(os.path.join(self.res, "report.md")))
 
