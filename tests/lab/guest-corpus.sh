@@ -223,7 +223,7 @@ teardown() {
 		wait "${listeners[@]}" 2>/dev/null
 	fi
 	listeners=()
-	listener_of=()
+	listener_of=() sockets_of=()
 	# Processes a "run" line left behind end on their own within seconds.
 	ip -batch - 2>/dev/null <<-EOF
 		netns del corpus-client
@@ -233,44 +233,40 @@ teardown() {
 }
 
 listen() {	# listen NS tcp|tcp-hold|tcp-tproxy|udp PORT: answer every peer with its address
-	local ns=$1 proto=$2 port=$3 reply v
+	local ns=$1 proto=$2 port=$3 fams="4 6" opts="" v v6only
 	# The reply reads its input to the end: a reply that exits first makes
 	# socat's write of the request fail (EPIPE) and drop the answer.
 	# shellcheck disable=SC2016 # SOCAT_PEERADDR is set by socat
-	local answer='echo $SOCAT_PEERADDR; exec cat >/dev/null'
-	# shellcheck disable=SC2016
-	local hold='echo $SOCAT_PEERADDR; sleep 5'
+	local reply='echo $SOCAT_PEERADDR; exec cat >/dev/null'
 
-	for v in 4 6; do
-		case "$proto" in
-		tcp-tproxy)
-			# The corpus's tproxy rules are IPv4's (table ip).
-			[ $v = 4 ] || continue
-			ip netns exec "corpus-$ns" socat "TCP4-LISTEN:$port,ip-transparent,fork,reuseaddr" \
-				"SYSTEM:$answer" &
-			;;
-		tcp) reply=$answer ;&
-		tcp-hold)
-			ip netns exec "corpus-$ns" socat "TCP$v-LISTEN:$port,fork,reuseaddr$([ $v = 6 ] && echo ,ipv6only=1)" \
-				"SYSTEM:${reply:-$hold}" &
-			;;
-		udp)
-			ip netns exec "corpus-$ns" socat -T 2 "UDP$v-RECVFROM:$port,fork,reuseaddr$([ $v = 6 ] && echo ,ipv6only=1)" \
-				"SYSTEM:$answer" &
-			;;
-		*) return 1 ;;
-		esac
+	# shellcheck disable=SC2016
+	case "$proto" in
+	tcp | udp) ;;
+	tcp-hold) reply='echo $SOCAT_PEERADDR; sleep 5' ;;
+	# The corpus's tproxy rules are IPv4's (table ip).
+	tcp-tproxy) fams=4 opts=,ip-transparent ;;
+	*) return 1 ;;
+	esac
+	for v in $fams; do
+		v6only=
+		[ "$v" = 6 ] && v6only=,ipv6only=1
+		if [ "$proto" = udp ]; then
+			ip netns exec "corpus-$ns" socat -T 2 "UDP$v-RECVFROM:$port,fork,reuseaddr$v6only" \
+				"SYSTEM:$reply" &
+		else
+			ip netns exec "corpus-$ns" socat "TCP$v-LISTEN:$port$opts,fork,reuseaddr$v6only" \
+				"SYSTEM:$reply" &
+		fi
 		listeners+=("$!")
 	done
 	listener_of["$*"]=$!
+	sockets_of["$*"]=$(wc -w <<< "$fams")
 }
 
-# listening PID PROTO PORT: the sockets of a listen line are bound (both,
-# or tcp-tproxy's one), read from the listener's /proc/PID/net (its netns)
-# by bash itself.
+# listening PID PROTO PORT N: N sockets of the listen line are bound, read
+# from the listener's /proc/PID/net (its netns) by bash itself.
 listening() {
-	local proto=${2%%-*} want=2 hex found=0 _l local_addr _r f
-	[ "$2" = tcp-tproxy ] && want=1
+	local proto=${2%%-*} want=$4 hex found=0 _l local_addr _r f
 	printf -v hex '%04X' "$3"
 
 	for f in "/proc/$1/net/$proto" "/proc/$1/net/${proto}6"; do
@@ -282,7 +278,7 @@ listening() {
 	[ "$found" -ge "$want" ]
 }
 
-declare -A counters listener_of
+declare -A counters listener_of sockets_of
 # read_counters NS: add what every named counter of the netns counted since
 # the last read to counters[NAME].  `nft reset counters` prints them and
 # starts them again from zero: `nft list counters` fetches every set
@@ -305,7 +301,7 @@ read_counters() {
 
 run_file() {
 	local file=$1 name topo=routed load=server kind line ns cmd rest op want got rc have=0
-	local proto port pid
+	local proto port pid n
 	local -a directives=()
 
 	counters=()
@@ -361,12 +357,12 @@ run_file() {
 		case "$kind" in
 		listen)
 			read -r _ proto port _ <<< "$rest"
-			pid=${listener_of["$rest"]:-0}
+			pid=${listener_of["$rest"]:-0} n=${sockets_of["$rest"]:-1}
 			for _ in {1..100}; do
-				listening "$pid" "$proto" "$port" && break
+				listening "$pid" "$proto" "$port" "$n" && break
 				snooze 0.05
 			done
-			listening "$pid" "$proto" "$port"
+			listening "$pid" "$proto" "$port" "$n"
 			tap $? "$name" "listening: $rest"
 			;;
 		run)	# traffic only: what it achieved is checked by later lines
