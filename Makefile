@@ -10,7 +10,7 @@ ifneq ($(BASE),)
 export NFTLAB_BASE := $(BASE)
 endif
 
-.PHONY: all deps check check-full check-series check-debug series-mail bench bench-quick t0 tcg-plugin kernels userspace clean help
+.PHONY: all deps check check-full check-series check-debug kselftests series-mail bench bench-quick t0 tcg-plugin kernels userspace clean help
 
 all: userspace
 
@@ -44,6 +44,10 @@ series-mail: deps
 ## check-debug   the debug kernels (KASAN, lockdep, PROVE_RCU, kmemleak, failslab; KCSAN on x86_64), 1 and 2 CPUs: differential test, fault injection, soak, stress, concurrency selftests (SOAK=seconds per backend, SEED=n)
 check-debug: deps userspace
 	@NFTLAB_SOAK_SECONDS=$(or $(SOAK),20) $(if $(SEED),NFTLAB_DEBUG_SEED=$(SEED)) tests/reliability/check-debug.sh
+
+## kselftests    the patched tree's netfilter kselftests (tests/lab/kselftest-list; TESTS="a.sh b.sh") on the baseline and patched UML kernels, compared test by test: build/results/kselftests-<base>-<UTC>/ (BASE=6.12: the 6.12 series)
+kselftests: deps
+	@tests/lab/kselftest-compare $(if $(BASE),--base $(BASE)) $(TESTS)
 
 ## tcg-plugin    build the pktcount QEMU TCG plugin (fetches the plugin API header into the cache)
 tcg-plugin: deps

@@ -5,7 +5,8 @@ tree that edits sys.path.
 Python puts a program's own directory on sys.path and nothing else of the
 checkout.  A program that imports from another directory of it (lib/tap.py,
 the suite's package nftbench, kernel/checks/direct_calls, tests/reliability's
-relab, kernel/series/'s modules, tests/unit/synth.py) runs this file
+relab, kernel/series/'s modules, tests/lab/kselftest_compare.py,
+tests/unit/synth.py) runs this file
 first, by its path found from its own __file__, then imports by name:
 
     import os
@@ -36,6 +37,7 @@ ROOTS = (
     "kernel/series",        # user_series, expand_includes, series_postings
     "kernel/builder",       # build_error
     "tests/reliability",    # relab, faults, splats, summary
+    "tests/lab",            # kselftest_compare
     "tests/unit",           # synth
 )
 
