@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Usage: tests/lab/kselftest_compare.py DIR TEST...
+       tests/lab/kselftest_compare.py --render DIR
 
 Compares the netfilter kselftests that tests/lab/kselftest-compare ran on
 the baseline and the patched kernel (DIR/baseline/, DIR/patched/: each
@@ -17,6 +18,9 @@ timeout) is "inconclusive", never "same": it proved nothing.
 The kernel's own reports in each guest's log (DIR/KERNEL/splats/
 splats.json, written by tests/reliability/splats.py) are listed too: a
 kernel log that was not scanned, or any report, fails the comparison.
+
+--render writes DIR/report.md again from DIR/results.json alone (what
+tests/results/check-results.py does with a stored run) and exits 0.
 
 Exit status: 0 when no test differs or is missing and neither kernel
 reported anything, 1 otherwise."""
@@ -153,23 +157,34 @@ def report(rows, info, splats):
     return "\n".join(out) + "\n"
 
 
+def render(run):
+    """DIR/report.md from DIR/results.json; the results"""
+    with open(os.path.join(run, "results.json")) as f:
+        res = json.load(f)
+    text = report(res["tests"], res["info"], res["kernel_reports"])
+    with open(os.path.join(run, "report.md"), "w") as f:
+        f.write(text)
+    print(text, end="")
+    return res
+
+
 def main(argv):
-    if len(argv) < 3:
+    if len(argv) == 3 and argv[1] == "--render":
+        render(argv[2])
+        return 0
+    if len(argv) < 3 or argv[1].startswith("-"):
         sys.exit(__doc__)
     run, tests = argv[1], argv[2:]
-    rows = compare(run, tests)
     info_path = os.path.join(run, "run-info.txt")
     info = open(info_path).read().splitlines() if os.path.exists(info_path) else []
     splats = {k: kernel_reports(os.path.join(run, k)) for k in ("baseline", "patched")}
-    text = report(rows, info, splats)
-    with open(os.path.join(run, "report.md"), "w") as f:
-        f.write(text)
     with open(os.path.join(run, "results.json"), "w") as f:
-        json.dump({"schema": SCHEMA, "info": info, "kernel_reports": splats, "tests": rows}, f, indent=1)
+        json.dump({"schema": SCHEMA, "info": info, "kernel_reports": splats,
+                   "tests": compare(run, tests)}, f, indent=1)
         f.write("\n")
-    print(text, end="")
-    bad = [r for r in rows if r["verdict"] in ("differs", "missing")]
-    return 1 if bad or any(found != [] for found in splats.values()) else 0
+    res = render(run)
+    bad = [r for r in res["tests"] if r["verdict"] in ("differs", "missing")]
+    return 1 if bad or any(found != [] for found in res["kernel_reports"].values()) else 0
 
 
 if __name__ == "__main__":

@@ -16,7 +16,8 @@ The results policy of docs/results/ (its README.md), as TAP:
   (t0.py report) and their per-patch excerpts (series-figures), commit-cost
   reports (commit-cost --render), t0.py commit reports (t0.py commit
   --render), userspace-bench tables (bench.sh
-  --report), smp-noise reports (smp-noise --render).  Each renderer runs
+  --report), smp-noise reports (smp-noise --render), kselftest comparisons
+  (tests/lab/kselftest_compare.py --render).  Each renderer runs
   on a copy in a temporary directory.
 
 Run from any directory; it checks the tree it is part of."""
@@ -46,6 +47,7 @@ FIGURES = os.path.join(TOP, "kernel", "series", "series-figures")
 USERSPACE_BENCH = os.path.join(TOP, "userspace", "bench.sh")
 OPEN_INTERVAL_REPORT = os.path.join(TOP, "tests", "reliability", "open-interval-report.py")
 SMP_NOISE = os.path.join(TOP, "nft_concat_range", "smp-noise")
+KSELFTEST_COMPARE = os.path.join(TOP, "tests", "lab", "kselftest_compare.py")
 INCLUDE_RE = re.compile(rb"^\[\[include (\S+)\]\]$", re.M)
 LISTED_RE = re.compile(r"^- `([^`/]+)/?`")
 EXCERPT_RE = re.compile(r"^t(\d+)(?:-(\w+))?-excerpt\.txt$")
@@ -251,6 +253,16 @@ def check_smp_noise(tap, tmp, name, src):
                  [sys.executable, SMP_NOISE, "--render", d], [(os.path.join(d, "report.md"), os.path.join(src, "report.md"))])
 
 
+def check_kselftests(tap, tmp, name, src):
+    d = copy_run(src, tmp)
+    os.remove(os.path.join(d, "report.md"))
+    # its exit status says whether the kernels agreed: the stored report
+    # says so, whichever way
+    check_render(tap, "%s: report.md renders again (kselftest_compare.py --render)" % name,
+                 [sys.executable, KSELFTEST_COMPARE, "--render", d],
+                 [(os.path.join(d, "report.md"), os.path.join(src, "report.md"))])
+
+
 def check_cover_letters(tap):
     """Each base's stored cover letter holds its blurb as the blurb expands
     today: a blurb or an included table edited without make-cover-letter
@@ -280,7 +292,8 @@ SOURCES = {"bench": ("results.json", "report.md"), "t0": ("t0/t0.json", "t0/t0.m
            "commit-cost": ("run.json", "report.md", "excerpt.txt"),
            "commit-count": ("t0/commit.json", "t0/commit.md", "t0/commit-posting.txt"),
            "userspace-bench": ("runs.tsv", "env.txt", "results.txt", "results.jsonl"),
-           "open-interval": ("report.md", "results.json"), "smp-noise": ("report.md", "results.json")}
+           "open-interval": ("report.md", "results.json"), "smp-noise": ("report.md", "results.json"),
+           "kselftests": ("report.md", "results.json")}
 
 
 def tool_of(name):
@@ -300,7 +313,7 @@ def lacks(name, files):
 # ministat and gnuplot).
 RENDERERS = {"t0": check_t0, "commit-cost": check_commit_cost, "commit-count": check_commit_count,
              "userspace-bench": check_userspace_bench, "open-interval": check_open_interval,
-             "smp-noise": check_smp_noise}
+             "smp-noise": check_smp_noise, "kselftests": check_kselftests}
 
 
 def check_renders(tap, runs):

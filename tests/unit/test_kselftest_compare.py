@@ -54,7 +54,16 @@ def run(kernels, tests, reports=None):
         with redirect_stdout(out):
             rc = kselftest_compare.main(["kselftest_compare.py", d] + tests)
         with open(os.path.join(d, "results.json")) as f:
-            return rc, out.getvalue(), json.load(f)
+            res = json.load(f)
+        # --render makes the same report from results.json alone
+        with open(os.path.join(d, "report.md")) as f:
+            first = f.read()
+        os.remove(os.path.join(d, "report.md"))
+        with redirect_stdout(io.StringIO()):
+            rendered_rc = kselftest_compare.main(["kselftest_compare.py", "--render", d])
+        with open(os.path.join(d, "report.md")) as f:
+            assert f.read() == first and rendered_rc == 0, "--render differs"
+        return rc, out.getvalue(), res
 
 
 class Compare(unittest.TestCase):
