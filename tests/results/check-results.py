@@ -246,21 +246,16 @@ def check_open_interval(tap, tmp, name, src):
                  [(os.path.join(d, f), os.path.join(src, f)) for f in ("report.md", "results.json")])
 
 
-def check_smp_noise(tap, tmp, name, src):
-    d = copy_run(src, tmp)
-    os.remove(os.path.join(d, "report.md"))
-    check_render(tap, "%s: report.md renders again (smp-noise --render)" % name,
-                 [sys.executable, SMP_NOISE, "--render", d], [(os.path.join(d, "report.md"), os.path.join(src, "report.md"))])
-
-
-def check_kselftests(tap, tmp, name, src):
-    d = copy_run(src, tmp)
-    os.remove(os.path.join(d, "report.md"))
-    # its exit status says whether the kernels agreed: the stored report
-    # says so, whichever way
-    check_render(tap, "%s: report.md renders again (kselftest_compare.py --render)" % name,
-                 [sys.executable, KSELFTEST_COMPARE, "--render", d],
-                 [(os.path.join(d, "report.md"), os.path.join(src, "report.md"))])
+def report_renderer(program, label):
+    """The check of a run whose report.md PROGRAM --render DIR writes
+    again from the run's own files (smp-noise, kselftest comparisons)."""
+    def check(tap, tmp, name, src):
+        d = copy_run(src, tmp)
+        os.remove(os.path.join(d, "report.md"))
+        check_render(tap, "%s: report.md renders again (%s --render)" % (name, label),
+                     [sys.executable, program, "--render", d],
+                     [(os.path.join(d, "report.md"), os.path.join(src, "report.md"))])
+    return check
 
 
 def check_cover_letters(tap):
@@ -313,7 +308,8 @@ def lacks(name, files):
 # ministat and gnuplot).
 RENDERERS = {"t0": check_t0, "commit-cost": check_commit_cost, "commit-count": check_commit_count,
              "userspace-bench": check_userspace_bench, "open-interval": check_open_interval,
-             "smp-noise": check_smp_noise, "kselftests": check_kselftests}
+             "smp-noise": report_renderer(SMP_NOISE, "smp-noise"),
+             "kselftests": report_renderer(KSELFTEST_COMPARE, "kselftest_compare.py")}
 
 
 def check_renders(tap, runs):
