@@ -5,9 +5,10 @@
 # retpoline lab kernels: guest-corpus.sh loads every file with `nft -f` in
 # namespaces of its own, lists it back and runs its traffic checks; here
 # each listing is compared with the expected dump of the base tree's kernel
-# family (tests/corpus/expected-6.12/: listings differ between kernel and
-# nft versions, e.g. the host's 6.18) and baseline with patched: any
-# difference between the two is a bug in the series.
+# family (tests/corpus/expected-6.12/, expected-7.3/: listings differ
+# between kernel and nft versions, and 7.3's guests run a newer nft, see
+# kernel/builder/bases/) and baseline with patched: any difference between
+# the two is a bug in the series.
 #
 # make check runs it on UML in the patched kernel alone: its listings must
 # match the expected dumps and its traffic checks pass, which leaves the
