@@ -160,6 +160,19 @@ class Commit(unittest.TestCase):
         posting = open(os.path.join(t0dir, "commit-posting.txt")).read()
         self.assertNotIn("/k/", posting)
 
+    def test_posting_kernels(self):
+        """the posting's table: the last two kernels, or the two the run chose"""
+        kernels = self.results()
+        kernels = {"old": kernels["base"], "base": kernels["base"], "new": kernels["new"]}
+        self.assertEqual(t0commit.posting_kernels({"kernels": kernels}), ["base", "new"])
+        chosen = {"kernels": kernels, "run": {"posting": ["old", "new"]}}
+        self.assertEqual(t0commit.posting_kernels(chosen), ["old", "new"])
+        self.assertEqual(t0commit.posting_table(chosen)[0].split()[2:4], ["old", "new"])
+        self.assertEqual(t0commit.parse_posting("new,old", list(kernels)), ["new", "old"])
+        for bad in ("new", "new,new", "new,other", "a,b,c"):
+            with self.assertRaises(SystemExit, msg=bad):
+                t0commit.parse_posting(bad, list(kernels))
+
 
 if __name__ == "__main__":
     sys.exit(tap.run_file(__file__))

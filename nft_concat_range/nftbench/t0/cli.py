@@ -131,6 +131,9 @@ def main(argv=None):
     m.add_argument("--mitigation", default="retpoline", help="the kernels' spectre_v2= (default retpoline)")
     m.add_argument("--nft", default="host", help="the guest's nft, as for run")
     m.add_argument("--render", action="store_true", help="write the report again from RESULTS/t0/commit.json")
+    m.add_argument("--posting", metavar="FIRST,LAST",
+                   help="the two kernels of the posting's table (default: the last two); kept in"
+                        " commit.json, so that --render gives it again")
     args = ap.parse_args(argv)
     if args.cmd in ("run", "patch", "commit") and not args.results:
         if args.cmd == "commit" and args.render:

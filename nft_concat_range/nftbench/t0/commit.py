@@ -21,9 +21,10 @@ region that called __schedule() counted another task's work: the report
 refuses such a transaction.  Writes RESULTS/t0/commit.json (the counts
 per transaction, and the per-function medians that differ most between
 the first kernel and the last), RESULTS/t0/commit.md (the report) and
-RESULTS/t0/commit-posting.txt (the last two kernels' medians, for a
-commit message: no run named, 75 columns); --render
-writes the last two again from commit.json."""
+RESULTS/t0/commit-posting.txt (two kernels' medians, for a commit
+message: no run named, 75 columns; the last two, or --posting FIRST,LAST,
+which commit.json keeps); --render writes the last two again from
+commit.json (with --posting, after storing the new choice there)."""
 import json
 import os
 import re
@@ -212,11 +213,25 @@ def table(results):
     return columns(rows)
 
 
+def posting_kernels(results):
+    """The posting table's two kernels: the run's choice (--posting), or
+    the last two (a patch's own effect, when the last adds it)."""
+    return results.get("run", {}).get("posting") or list(results["kernels"])[-2:]
+
+
+def parse_posting(text, labels):
+    """--posting FIRST,LAST: two of LABELS, in that order."""
+    pair = text.split(",")
+    if len(pair) != 2 or pair[0] == pair[1] or not set(pair) <= set(labels):
+        raise SystemExit("t0 commit: --posting %s: give FIRST,LAST, two of the run's kernels (%s)"
+                         % (text, ", ".join(labels)))
+    return pair
+
+
 def posting_table(results):
-    """The table for a commit message, at most 75 columns: the last two
-    kernels (a patch's own effect, when the last adds it), the median of
-    each, and the difference."""
-    first, last = list(results["kernels"])[-2:]
+    """The table for a commit message, at most 75 columns: two kernels
+    (posting_kernels()), the median of each, and the difference."""
+    first, last = posting_kernels(results)
     summ = summary(results)
     rows = [["intervals", "transaction", first, last, "per interval", "relative"]]
     for kind, n in by_size(summ):
@@ -275,12 +290,20 @@ def main(args):
     """t0.py commit: boot each --kernel --rounds times, then the report."""
     t0dir = os.path.join(args.results, "t0")
     if args.render:
+        if args.posting:
+            path = os.path.join(t0dir, "commit.json")
+            with open(path) as f:
+                results = json.load(f)
+            results["run"]["posting"] = parse_posting(args.posting, list(results["kernels"]))
+            write(path, json.dumps(results, separators=(",", ":")) + "\n")
         return render(t0dir)
     if not args.kernel:
         raise SystemExit("t0 commit: no --kernel LABEL=KDIR given")
     kernels = dict(args.kernel)
     if len(kernels) != len(args.kernel):
         raise SystemExit("t0 commit: a --kernel label given twice")
+    if args.posting:
+        parse_posting(args.posting, list(kernels))
     rawdir = os.path.join(t0dir, "commit-raw")
     os.makedirs(rawdir, exist_ok=True)
     subprocess.run(["make", "-s", "-C", os.path.join(lab.TOP, "userspace")], check=True)
@@ -302,5 +325,7 @@ def main(args):
                           date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), sizes=args.sizes,
                           reps=args.reps, rounds=args.rounds, mitigation=args.mitigation, nft=args.nft,
                           kdirs=kernels, stamps={lb: t0run.kernel_stamp(k) for lb, k in kernels.items()})
+    if args.posting:
+        results["run"]["posting"] = parse_posting(args.posting, list(kernels))
     write(os.path.join(t0dir, "commit.json"), json.dumps(results, separators=(",", ":")) + "\n")
     return render(t0dir)
