@@ -156,7 +156,7 @@ int main(int argc, char **argv)
 		nft_array_keys_alloc(a, room);
 		iv = a->intervals;
 		a->num_intervals = build(&set, a, e, ext, n);
-		nft_array_keys_check(a);
+		nft_array_keys_finish(a);
 		if (a->keys_sorted && a->num_intervals > room && wrong++ < 5)
 			printf("# iteration %ld: %u intervals, keys for %u, searched\n",
 			       it, a->num_intervals, room);

@@ -23,11 +23,9 @@ FUNCS = ("static int nft_array_lookup_cmp(", "static u32 nft_array_key_words(",
          "static struct nft_array *nft_array_alloc(",
          "static void __nft_array_free(",
          "nft_array_words_store(const struct nft_array *array, void *keys, u32 i,",
-         "nft_array_words_load(const struct nft_array *array, const void *keys, u32 i,",
          "static noinline void nft_array_key_store_copy(",
-         "static __always_inline void nft_array_key_store(", "static void nft_array_set_from(",
-         "static void nft_array_set_to(", "static bool nft_array_key_le(",
-         "static void nft_array_keys_check(")
+         "static __always_inline void nft_array_key_store(", "static __always_inline void nft_array_set_from(",
+         "static __always_inline void nft_array_set_to(", "static void nft_array_keys_finish(")
 
 
 def block(src, start, end):
