@@ -56,9 +56,19 @@ static inline int elem_note_src(struct elem_sink *s,
 	return elem_src_note(s->w.map, s->w.nelem, src->id, src->line);
 }
 
+/*
+ * An element that was refused (-EINVAL: exit status 2) or could not be
+ * checked because a query of the set failed (OPEN_GUARD_QUERY_FAILED:
+ * exit status 1); why says which.  Either way nothing is sent.
+ */
+static int elem_failed(int err)
+{
+	return err == -EINVAL || err == OPEN_GUARD_QUERY_FAILED;
+}
+
 static void elem_bad(struct ctx *c, const struct setinfo *si,
 		     const struct elem_src *src, const char *text,
-		     const char *why)
+		     const char *why, int err)
 {
 	char where[QUOTE_MAX + 32] = "";
 	struct qbuf q, qt, qw;
@@ -71,7 +81,8 @@ static void elem_bad(struct ctx *c, const struct setinfo *si,
 	fprintf(stderr, "nftlab: %s: %s/%s/%s: %s%s: %s\n", c->op,
 		nl_family_name(si->family), si->table, si->name, where,
 		quote(&qt, text), quote(&qw, why));
-	c->refused = 1;
+	if (err == -EINVAL)
+		c->refused = 1;
 }
 
 static int elem_one(struct ctx *c, struct elem_sink *s,
@@ -86,8 +97,8 @@ static int elem_one(struct ctx *c, struct elem_sink *s,
 		err = elem_note_src(s, src);
 	if (!err)
 		err = sink_add(s, &el, why, sizeof(why));
-	if (err == -EINVAL)
-		elem_bad(c, s->w.si, src, text, why);
+	if (elem_failed(err))
+		elem_bad(c, s->w.si, src, text, why, err);
 	return err;
 }
 
@@ -108,8 +119,8 @@ static int elem_line(struct ctx *c, struct elem_sink *s,
 		err = elem_note_src(s, src);
 		if (!err)
 			err = sink_add(s, &el, why, sizeof(why));
-		if (err == -EINVAL)
-			elem_bad(c, s->w.si, src, line, why);
+		if (elem_failed(err))
+			elem_bad(c, s->w.si, src, line, why, err);
 		return err;
 	}
 	text = elem_trim(line);
@@ -150,9 +161,9 @@ static int elem_from_file(struct ctx *c, struct elem_sink *s,
 					    in.lineno);
 			if (!err)
 				err = sink_add(s, &el, why, sizeof(why));
-			if (err == -EINVAL) {
+			if (elem_failed(err)) {
 				src.line = in.lineno;
-				elem_bad(c, s->w.si, &src, line, why);
+				elem_bad(c, s->w.si, &src, line, why, err);
 			}
 			continue;
 		}
@@ -228,8 +239,8 @@ static int elem_from_gen(struct ctx *c, struct elem_sink *s,
 			ret = elem_note_src(s, &src);
 			if (!ret)
 				ret = sink_add(s, &el, why, sizeof(why));
-			if (ret == -EINVAL)
-				elem_bad(c, s->w.si, &src, text, why);
+			if (elem_failed(ret))
+				elem_bad(c, s->w.si, &src, text, why, ret);
 		} else {
 			ret = elem_one(c, s, &src, text);
 		}
@@ -556,7 +567,7 @@ static int elem_get_one(struct ctx *c, struct setinfo *si, const char *text)
 
 	err = elem_parse(&el, &si->kt, text, why, sizeof(why));
 	if (err) {
-		elem_bad(c, si, NULL, text, why);
+		elem_bad(c, si, NULL, text, why, -EINVAL);
 		return err;
 	}
 	err = elem_lookup(&c->nl, si, el.key, el.key_end, start, end, &ne);

@@ -51,7 +51,11 @@ struct elem_check {
 
 void ec_init(struct elem_check *k, struct ctx *c, const struct setinfo *si,
 	     uint16_t type, enum ec_input input);
-/* 0, or -EINVAL with the reason in why; other errors as negative errno */
+/*
+ * 0; -EINVAL (the input is refused) or OPEN_GUARD_QUERY_FAILED (a query
+ * failed, elem_open.h) with the reason in why; other errors as negative
+ * errno
+ */
 int ec_check_slow(struct elem_check *k, const struct elem *el, char *why,
 		  size_t whylen);
 

@@ -178,7 +178,7 @@ static int check_set(struct open_guard *g, struct ctx *c,
 		snprintf(why, whylen, "the set's elements (to check an "
 			 "interval open to the top against): %s",
 			 strerror(-err));
-		return -EINVAL;
+		return OPEN_GUARD_QUERY_FAILED;
 	}
 	if (r.found)
 		return overlaps(si, r.s, r.e, "in the set", why, whylen);
@@ -209,7 +209,7 @@ static int check_held_open(struct open_guard *g, struct ctx *c,
 			snprintf(why, whylen, "the set's element at the top of "
 				 "its type (to check against an interval open "
 				 "to the top): %s", strerror(-err));
-			return -EINVAL;
+			return OPEN_GUARD_QUERY_FAILED;
 		}
 	}
 	if (!g->ent->has_open || memcmp(hi, g->ent->start, len) < 0 ||

@@ -2,6 +2,7 @@
 #ifndef NFTLAB_ELEM_OPEN_H
 #define NFTLAB_ELEM_OPEN_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -83,8 +84,13 @@ struct open_guard {
  * c->nl asks the kernel for the set's elements (once per command, at the
  * first open interval).  In a script, an open interval into a set that an
  * earlier command of the transaction changed is refused: the set as the
- * kernel holds it is not what the transaction holds.
+ * kernel holds it is not what the transaction holds.  If the kernel does
+ * not answer such a query, OPEN_GUARD_QUERY_FAILED, with the query and
+ * its errno in why: the input is not refused (the caller reports it with
+ * exit status 1, not 2), and nothing is sent.
  */
+#define OPEN_GUARD_QUERY_FAILED (-ECOMM)
+
 int open_guard_check(struct open_guard *g, struct ctx *c,
 		     const struct setinfo *si, const uint8_t *lo,
 		     const uint8_t *hi, int open, char *why, size_t whylen);
