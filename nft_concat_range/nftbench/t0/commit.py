@@ -302,8 +302,8 @@ def main(args):
     kernels = dict(args.kernel)
     if len(kernels) != len(args.kernel):
         raise SystemExit("t0 commit: a --kernel label given twice")
-    if args.posting:
-        parse_posting(args.posting, list(kernels))
+    # checked before the boots, stored with the results after them
+    posting = args.posting and parse_posting(args.posting, list(kernels))
     rawdir = os.path.join(t0dir, "commit-raw")
     os.makedirs(rawdir, exist_ok=True)
     subprocess.run(["make", "-s", "-C", os.path.join(lab.TOP, "userspace")], check=True)
@@ -325,7 +325,7 @@ def main(args):
                           date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), sizes=args.sizes,
                           reps=args.reps, rounds=args.rounds, mitigation=args.mitigation, nft=args.nft,
                           kdirs=kernels, stamps={lb: t0run.kernel_stamp(k) for lb, k in kernels.items()})
-    if args.posting:
-        results["run"]["posting"] = parse_posting(args.posting, list(kernels))
+    if posting:
+        results["run"]["posting"] = posting
     write(os.path.join(t0dir, "commit.json"), json.dumps(results, separators=(",", ":")) + "\n")
     return render(t0dir)
