@@ -106,17 +106,31 @@ remove_module() {
 # --- namespaces -----------------------------------------------------------
 
 # ns_new NAME: a namespace without IPv6 (no router solicitations, no
-# MLD): only the tests' pings cross its hooks.  Its lo stays down.
+# MLD): only the tests' pings cross its hooks.  Its lo stays down.  A
+# process that sleeps in it, anchor[NAME], lets bash read the namespace's
+# /proc/net/snmp without starting a process (echo_replies).
+declare -A anchor
 ns_new() {
+	local i
+
 	ip netns add "$1" &&
 		ip netns exec "$1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
-			net.ipv6.conf.default.disable_ipv6=1
+			net.ipv6.conf.default.disable_ipv6=1 || return 1
+	ip netns exec "$1" sleep infinity &
+	anchor[$1]=$!
+	# Until ip netns exec has entered the namespace.
+	for ((i = 0; i < 300; i++)); do
+		[[ /proc/${anchor[$1]}/ns/net -ef /run/netns/$1 ]] && return 0
+		sleep 0.1
+	done
+	return 1
 }
 
 ns_cleanup() {
 	local ns
 
 	for ns in $(ip netns list | awk '$1 ~ /^hs-/ { print $1 }'); do
+		ip netns pids "$ns" | xargs -r kill
 		ip netns del "$ns"
 	done
 }
@@ -182,23 +196,57 @@ counter() {
 
 # --- traffic --------------------------------------------------------------
 
-# pings NS CPU DEST COUNT INTERVAL: "SENT RECEIVED" of a ping that runs on
-# CPU (ping -c waits for the replies of its last requests: its counts are
-# exact, unlike those of a ping stopped by a signal); "0 0" if it printed
-# no statistics.
-pings() {
-	local r
+# echo_replies NS: replies= the echo replies NS's ICMP has received (the
+# InEchoReps column of /proc/net/snmp's Icmp lines), -1 if none is
+# there.  A variable, not output: a $(...) is a fork, seconds under KASAN.
+echo_replies() {
+	local line i
+	local -a names=() values=()
 
+	while IFS= read -r line; do
+		[[ $line == Icmp:* ]] || continue
+		if [ ${#names[@]} -eq 0 ]; then
+			read -ra names <<<"$line"
+		else
+			read -ra values <<<"$line"
+		fi
+	done < "/proc/${anchor[$1]}/net/snmp"
+	replies=-1
+	for i in "${!names[@]}"; do
+		[ "${names[$i]}" = InEchoReps ] && replies=${values[$i]:--1}
+	done
+}
+
+# pings NS CPU DEST COUNT INTERVAL [REPLIES]: "SENT ANSWERED LATE" of a
+# ping that runs on CPU.  SENT is ping's count of requests; ANSWERED the
+# replies that reached NS, by its ICMP counters, waiting up to 10 s after
+# ping for REPLIES of them (default COUNT); LATE those of them ping did
+# not see.  After its last request, a ping that has had replies waits
+# only twice the longest round trip so far (iputils' schedule_exit()),
+# not -W: under KASAN on TCG on a loaded host a last reply can come later
+# than that (hookstress-7.3-debug-20261206T192251Z, cycle 24).  "0 0 0"
+# if ping printed no statistics.
+pings() {
+	local r before sent seen want=${6:-$4} i replies
+
+	echo_replies "$1"
+	before=$replies
 	r=$(taskset -c "$2" ip netns exec "$1" ping -q -n -c "$4" -i "$5" -W 2 "$3" 2>&1)
-	if [[ $r =~ (^|$'\n')([0-9]+)\ packets\ transmitted,\ ([0-9]+)\ received ]]; then
-		echo "${BASH_REMATCH[2]} ${BASH_REMATCH[3]}"
-	else
-		echo "0 0"
+	if [[ ! $r =~ (^|$'\n')([0-9]+)\ packets\ transmitted,\ ([0-9]+)\ received ]]; then
+		echo "0 0 0"
+		return
 	fi
+	sent=${BASH_REMATCH[2]} seen=${BASH_REMATCH[3]}
+	for ((i = 0; i < 100; i++)); do
+		echo_replies "$1"
+		[ $((replies - before)) -ge "$want" ] && break
+		sleep 0.1
+	done
+	echo "$sent $((replies - before)) $((replies - before - seen))"
 }
 
 # flood_start NS CPU DEST FILE: batches of pings until FILE.stop exists,
-# each batch's "SENT RECEIVED" appended to FILE.  A stream of exact
+# each batch's "SENT ANSWERED LATE" appended to FILE.  A stream of exact
 # batches instead of one long ping: the totals stay exact whenever it is
 # stopped.  flood_wait FILE N: until N batches are done.
 flood_start() {
@@ -225,18 +273,18 @@ flood_wait() {
 	return 1
 }
 
-# flood_stop FILE: flood_res="SENT RECEIVED BATCHES" of the whole flood,
+# flood_stop FILE: flood_res="SENT ANSWERED BATCHES LATE" of the whole flood,
 # once its last batch is over.  In this shell, not in a $(...): only the
 # shell that started the flood can wait for it.
 flood_stop() {
-	local s=0 r=0 n=0 bs br
+	local s=0 r=0 n=0 l=0 bs br bl
 
 	: > "$1.stop"
 	wait "$flood_pid"
-	while read -r bs br; do
-		s=$((s + bs)) r=$((r + br)) n=$((n + 1))
+	while read -r bs br bl; do
+		s=$((s + bs)) r=$((r + br)) n=$((n + 1)) l=$((l + bl))
 	done < "$1"
-	flood_res="$s $r $n"
+	flood_res="$s $r $n $l"
 }
 
 # --- failures that a part counts over many rounds -------------------------
@@ -257,6 +305,12 @@ verdict() {
 
 # json PART TEXT: the counts of PART, an object's members.
 json() { printf '"%s":{%s}\n' "$1" "$2" > "$work/$1.json"; }
+
+# late_diag N: a diagnostic when N replies came after ping stopped
+# waiting (pings): answered, so not a failure, but worth seeing.
+late_diag() {
+	[ "$1" -eq 0 ] || tap_diag "$1 replies reached the sender after ping stopped waiting for them (counted by its namespace's ICMP)"
+}
 
 # --- features -------------------------------------------------------------
 
@@ -319,7 +373,7 @@ unload_ruleset() {
 }
 
 part_unload() {
-	local i c sent rcvd f fsent=0 frcvd=0 fbatches=0 counted=0 rc
+	local i c sent rcvd late f fsent=0 frcvd=0 fbatches=0 counted=0 rc late_all=0
 
 	ns_new hs-ua && ns_new hs-ub && veth hs-ua ua0 10.71.0.1 hs-ub ub0 10.71.0.2
 	tap_check "namespaces hs-ua and hs-ub, a veth pair between them" test $? -eq 0
@@ -339,10 +393,11 @@ part_unload() {
 		fi
 		log "unload: cycle $i: nf_tables loaded"
 		rc=$(unload_ruleset 2>&1) || note ruleset "cycle $i: nft: $rc"
-		read -r sent rcvd < <(pings hs-ua "$sender" 10.71.0.2 "$packets" 0.01)
+		read -r sent rcvd late < <(pings hs-ua "$sender" 10.71.0.2 "$packets" 0.01)
 		if [ "$sent" -ne "$packets" ] || [ "$rcvd" -ne "$packets" ]; then
 			note pings "cycle $i: $rcvd of $sent pings answered, $packets asked for"
 		fi
+		late_all=$((late_all + late))
 		counters hs-ub
 		for c in "ip hs pre" "inet hs input" "netdev hs ingress"; do
 			f=${ctr[$c]:--1}
@@ -358,26 +413,28 @@ part_unload() {
 		loaded nf_tables && note rmmod "cycle $i: nf_tables still loaded after modprobe -r"
 		log "unload: cycle $i: removed, stopping the flood"
 		flood_stop "$work/flood"
-		read -r sent rcvd f <<<"$flood_res"
+		read -r sent rcvd f late <<<"$flood_res"
 		if [ "$sent" -eq 0 ] || [ "$sent" -ne "$rcvd" ]; then
 			note flood "cycle $i: the flood across the removal: $rcvd of $sent answered"
 		fi
+		late_all=$((late_all + late))
 		fsent=$((fsent + sent)) frcvd=$((frcvd + rcvd)) fbatches=$((fbatches + f))
 	done
 	tap_diag "$cycles cycles: $counted counted pings, flood across the removals: $frcvd of $fsent answered ($fbatches batches)"
+	late_diag "$late_all"
 	verdict modprobe "unload: modprobe nf_tables succeeded in each of $cycles cycles"
 	verdict ruleset "unload: the ruleset loaded and was deleted in every cycle"
 	verdict pings "unload: every counted ping answered ($packets per cycle)"
 	verdict counters "unload: the ip, inet and netdev counters equal the pings sent, every cycle"
 	verdict rmmod "unload: modprobe -r removed nf_tables and its holders every cycle"
 	verdict flood "unload: the ping flood running across each removal lost nothing"
-	json unload "\"cycles\":$cycles,\"packets\":$counted,\"flood_packets\":$fsent,\"flood_answered\":$frcvd"
+	json unload "\"cycles\":$cycles,\"packets\":$counted,\"flood_packets\":$fsent,\"flood_answered\":$frcvd,\"late\":$late_all"
 }
 
 # --- nfqueue --------------------------------------------------------------
 
 part_nfqueue() {
-	local q=7 every=4 i sent rcvd res queued accepted dropped pid want_acc want_drop qc ac
+	local q=7 every=4 i sent rcvd late res queued accepted dropped pid want_acc want_drop qc ac
 
 	ns_new hs-qa && ns_new hs-qb && veth hs-qa qa0 10.72.0.1 hs-qb qb0 10.72.0.2
 	tap_check "namespaces hs-qa and hs-qb, a veth pair between them" test $? -eq 0
@@ -409,7 +466,8 @@ part_nfqueue() {
 		sleep 0.1
 	done
 	tap_check "nfq-verdict bound queue $q" grep -q bound "$work/nfq.err"
-	read -r sent rcvd < <(pings hs-qa "$sender" 10.72.0.2 "$packets" 0.02)
+	want_drop=$((packets / every)) want_acc=$((packets - packets / every))
+	read -r sent rcvd late < <(pings hs-qa "$sender" 10.72.0.2 "$packets" 0.02 "$want_acc")
 	wait "$pid"
 	tap_check "nfq-verdict got $packets packets and exited 0" test $? -eq 0
 	res=$(cat "$work/nfq.json")
@@ -417,9 +475,9 @@ part_nfqueue() {
 	queued=$(sed -n 's/.*"queued":\([0-9]*\).*/\1/p' <<<"$res")
 	accepted=$(sed -n 's/.*"accepted":\([0-9]*\).*/\1/p' <<<"$res")
 	dropped=$(sed -n 's/.*"dropped":\([0-9]*\).*/\1/p' <<<"$res")
-	want_drop=$((packets / every)) want_acc=$((packets - packets / every))
 	qc=$(counter hs-qb ip hsq queued) ac=$(counter hs-qb ip hsq after)
 	tap_diag "pings: $sent sent, $rcvd answered; chain counters: queued $qc, after reinjection $ac"
+	late_diag "$late"
 	tap_check "nfq-verdict: $packets queued, $want_acc accepted, $want_drop dropped" \
 		test "${queued:--1}" -eq "$packets" -a "${accepted:--1}" -eq "$want_acc" -a "${dropped:--1}" -eq "$want_drop"
 	tap_check "the queueing chain counted the $packets pings" test "$qc" -eq "$packets" -a "$sent" -eq "$packets"
@@ -427,13 +485,13 @@ part_nfqueue() {
 		test "$ac" -eq "$want_acc"
 	tap_check "exactly the $want_acc accepted pings were answered (the dropped ones never arrived)" \
 		test "$rcvd" -eq "$want_acc"
-	json nfqueue "\"packets\":$sent,\"queued\":${queued:-0},\"reinjected\":$ac,\"dropped\":${dropped:-0},\"answered\":$rcvd"
+	json nfqueue "\"packets\":$sent,\"queued\":${queued:-0},\"reinjected\":$ac,\"dropped\":${dropped:-0},\"answered\":$rcvd,\"late\":$late"
 }
 
 # --- bridge ---------------------------------------------------------------
 
 part_bridge() {
-	local sent rcvd c n all=0
+	local sent rcvd late c n all=0
 
 	tap_check "modprobe nf_tables br_netfilter" modprobe -d "$modroot" -a nf_tables br_netfilter
 	# br_netfilter registers its hooks in a namespace when a bridge is
@@ -482,7 +540,8 @@ part_bridge() {
 		}
 	}
 	EOF
-	read -r sent rcvd < <(pings hs-bl "$sender" 10.73.0.2 "$packets" 0.02)
+	read -r sent rcvd late < <(pings hs-bl "$sender" 10.73.0.2 "$packets" 0.02)
+	late_diag "$late"
 	tap_check "$packets pings across the bridge, all answered ($rcvd of $sent)" \
 		test "$sent" -eq "$packets" -a "$rcvd" -eq "$packets"
 	counters hs-br
@@ -491,7 +550,7 @@ part_bridge() {
 		tap_check "counter $c: $n packets, $sent sent" test "$n" -eq "$sent"
 		all=$((all + n))
 	done
-	json bridge "\"packets\":$sent,\"answered\":$rcvd,\"chain_packets\":$all"
+	json bridge "\"packets\":$sent,\"answered\":$rcvd,\"late\":$late,\"chain_packets\":$all"
 }
 
 # --- churn ----------------------------------------------------------------
@@ -539,7 +598,7 @@ churn_loop() {
 }
 
 part_churn() {
-	local pid sent rcvd batches ip_n nd_n nops
+	local pid sent rcvd batches late ip_n nd_n nops
 
 	tap_check "modprobe nf_tables" modprobe -d "$modroot" nf_tables
 	ns_new hs-ca && ns_new hs-cb && veth hs-ca ca0 10.74.0.1 hs-cb cb0 10.74.0.2
@@ -578,18 +637,19 @@ part_churn() {
 	pid=$!
 	wait "$pid"
 	flood_stop "$work/churnflood"
-	read -r sent rcvd batches <<<"$flood_res"
+	read -r sent rcvd batches late <<<"$flood_res"
 	nops=$(cat "$work/churn.ops" 2>/dev/null || echo 0)
 	ip_n=$(counter hs-cb ip keep pre) nd_n=$(counter hs-cb netdev keep ingress)
 	tap_diag "churn: $nops operations on CPU 0; pings on CPU $sender: $rcvd of $sent answered ($batches batches);" \
 		"persistent counters: ip $ip_n, netdev $nd_n"
+	late_diag "$late"
 	head -n 5 "$work/churn.err" | tap_diag_lines "failed: "
 	tap_check "churn: $nops operations ran (at least $ops asked), none failed" \
 		test "$nops" -ge "$ops" -a ! -s "$work/churn.err"
 	tap_check "churn: every ping answered" test "$sent" -gt 0 -a "$rcvd" -eq "$sent"
 	tap_check "churn: the persistent ip chain counted every ping ($ip_n of $sent)" test "$ip_n" -eq "$sent"
 	tap_check "churn: the persistent netdev chain counted every ping ($nd_n of $sent)" test "$nd_n" -eq "$sent"
-	json churn "\"operations\":$nops,\"packets\":$sent,\"answered\":$rcvd"
+	json churn "\"operations\":$nops,\"packets\":$sent,\"answered\":$rcvd,\"late\":$late"
 }
 
 # --- tracing --------------------------------------------------------------
@@ -614,7 +674,7 @@ hits() {
 snap() { echo "$(hits hs_slow) $(hits hs_nft) $(hits hs_chain)"; }
 
 part_tracing() {
-	local s0 n0 c0 s1 n1 c1 sent rcvd cnt slow nft chain slow2 nft2 sent2 rcvd2
+	local s0 n0 c0 s1 n1 c1 sent rcvd late cnt slow nft chain slow2 nft2 sent2 rcvd2 late2
 
 	[ -d "$tracing/events" ] || mount -t tracefs nodev "$tracing"
 	# A fresh load: the static call is installed by this very init.
@@ -638,7 +698,8 @@ part_tracing() {
 	}
 	EOF
 	read -r s0 n0 c0 < <(snap)
-	read -r sent rcvd < <(pings hs-ta "$sender" 10.75.0.2 "$packets" 0.02)
+	read -r sent rcvd late < <(pings hs-ta "$sender" 10.75.0.2 "$packets" 0.02)
+	late_diag "$late"
 	read -r s1 n1 c1 < <(snap)
 	cnt=$(counter hs-tb ip hst seen)
 	slow=$((s1 - s0)) nft=$((n1 - n0)) chain=$((c1 - c0))
@@ -662,7 +723,8 @@ part_tracing() {
 	tap_check "modprobe br_netfilter, a bridge device in hs-tb" sh -c \
 		"modprobe -d '$modroot' br_netfilter && ip -n hs-tb link add hs-tbr type bridge"
 	read -r s0 n0 c0 < <(snap)
-	read -r sent2 rcvd2 < <(pings hs-ta "$sender" 10.75.0.2 "$packets" 0.02)
+	read -r sent2 rcvd2 late2 < <(pings hs-ta "$sender" 10.75.0.2 "$packets" 0.02)
+	late_diag "$late2"
 	read -r s1 n1 c1 < <(snap)
 	slow2=$((s1 - s0)) nft2=$((n1 - n0))
 	tap_diag "nf_tables removed, br_netfilter's hook: $sent2 pings ($rcvd2 answered);" \
@@ -673,7 +735,7 @@ part_tracing() {
 	tap_check "nf_hook_slow_nft hits == 0 after modprobe -r nf_tables ($nft2)" test "$n0" -ge 0 -a "$nft2" -eq 0
 	probe_del hs_slow
 	probe_del hs_nft
-	json tracing "\"packets\":$sent,\"nft_do_chain_ipv4\":$chain,\"nf_hook_slow_nft\":$nft,\"nf_hook_slow\":$slow,\"after_rmmod\":{\"packets\":$sent2,\"nf_hook_slow\":$slow2,\"nf_hook_slow_nft\":$nft2}"
+	json tracing "\"packets\":$sent,\"nft_do_chain_ipv4\":$chain,\"nf_hook_slow_nft\":$nft,\"nf_hook_slow\":$slow,\"after_rmmod\":{\"packets\":$sent2,\"nf_hook_slow\":$slow2,\"nf_hook_slow_nft\":$nft2},\"late\":$((late + late2))"
 }
 
 # --- main -----------------------------------------------------------------

@@ -72,6 +72,18 @@ class Hookstress(unittest.TestCase):
         self.assertEqual(row(text, "50")[-2:], ["-", "-"])
         self.assertEqual(row(text, "nf_tables loaded")[1:], ["-", "-", "-", "-"])
 
+    def test_late_replies_listed_per_part(self):
+        """the replies ping stopped waiting for, per part that counted them; none: no line"""
+        late = json.loads(json.dumps(FULL))
+        late["unload"]["late"] = 3
+        late["churn"]["late"] = 0
+        rc, text = render({"hookstress-x86_64-7.3-debug/hookstress.json": json.dumps(late)})
+        self.assertEqual(rc, 0)
+        self.assertIn("after ping stopped waiting (answered; guest-hookstress.sh's pings()): unload 3, churn 0",
+                      text)
+        rc, text = render({"hookstress-x86_64-7.3-debug/hookstress.json": json.dumps(FULL)})
+        self.assertNotIn("stopped waiting", text)
+
     def test_part_line_and_kernels_in_order(self):
         """hookstress.tap counts in the parts table; one table per kernel, sorted by name"""
         tap = "ok 1 - a\nnot ok 2 - b\nok 3 - c # SKIP d\n1..3\n"
