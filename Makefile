@@ -37,7 +37,7 @@ check-full: deps userspace
 check-series: deps
 	@kernel/checks/check-series
 
-## series-mail   the series as postings for git send-email (kernel/series/patches-*/postings): build/series-mail/<base>/<posting>/, each with its git send-email --dry-run output; 7.3: nf-next, nf, nf-next-intervals, the RFC and nf-next-verdict; BASE=6.12: the backport, stable
+## series-mail   the series as postings for git send-email (kernel/series/patches-*/postings): build/series-mail/<base>/<posting>/, each with its git send-email --dry-run output; 7.3: nf-next, nf, nf-next-intervals, the RFC and nf-next-load-time; BASE=6.12: the backport, stable
 series-mail: deps
 	@kernel/series/series-mail
 
