@@ -10,6 +10,7 @@ import os
 import re
 import subprocess
 import threading
+import time
 
 PG = "/proc/net/pktgen"
 
@@ -23,6 +24,35 @@ def pgset(dev, cmd):
         res = f.read().decode(errors="replace")
     if "Result: OK" not in res and dev != "pgctrl":
         raise RuntimeError("pktgen %s: %r: %s" % (dev, cmd, res.split("Result:")[-1].strip()))
+
+
+def thread_devices(thread):
+    """The devices of pktgen thread THREAD, running or stopped."""
+    with open(os.path.join(PG, thread), "rb") as f:
+        text = f.read().decode(errors="replace")
+    m = re.search(r"Running: (.*)\nStopped: (.*)\n", text)
+    if not m:
+        raise RuntimeError("pktgen %s: no device lists in %r" % (thread, text))
+    return (m.group(1) + " " + m.group(2)).split()
+
+
+def remove_devices(thread, timeout=10.0):
+    """Take every device off THREAD, and wait until it is done.
+
+    "rem_device_all" only sets a flag, which the thread acts on at its
+    next wake-up, after the write has returned: a device added before
+    then is removed with the old ones (a soak run lost its device so,
+    with ENOENT on /proc/net/pktgen/DEV).  So the flag is set only when
+    there is a device to remove, and the list is polled until empty."""
+    if not thread_devices(thread):
+        return
+    pgset(thread, "rem_device_all")
+    deadline = time.monotonic() + timeout
+    while thread_devices(thread):
+        if time.monotonic() > deadline:
+            raise RuntimeError("pktgen %s: devices %s still there %gs after rem_device_all" %
+                               (thread, " ".join(thread_devices(thread)), timeout))
+        time.sleep(0.02)
 
 
 @contextlib.contextmanager
@@ -54,7 +84,7 @@ class Pktgen:
 
     def __init__(self, dev):
         self.dev = dev
-        pgset(self.THREAD, "rem_device_all")
+        remove_devices(self.THREAD)
         pgset(self.THREAD, "add_device %s" % dev)
         for c in ("count 0", "pkt_size 60", "delay 0", "burst 8",
                   "xmit_mode netif_receive", "dst_mac 02:00:00:00:00:01"):
@@ -82,4 +112,4 @@ class Pktgen:
         return int(m.group(1))
 
     def release(self):
-        pgset(self.THREAD, "rem_device_all")
+        remove_devices(self.THREAD)
