@@ -32,8 +32,8 @@
 # On the KASAN kernel under TCG on a 2-core host an unload cycle took
 # about 40 s on a quiet host, 75 s beside a kernel build and 110 s beside
 # three other jobs, and a churn operation about 7.5 s
-# (docs/results/hookstress-7.3-debug-20261206T123752Z and
-# hookstress-7.3-debug-20261206T180223Z): the defaults take 1.5 to 3
+# (docs/results/hookstress-7.3-debug-20261206T180223Z; a run of
+# 2026-12-06 12:37 UTC, since removed): the defaults take 1.5 to 3
 # hours there, and check-debug passes them unless told
 # (NFTLAB_HOOKSTRESS_CYCLES, NFTLAB_HOOKSTRESS_OPS); check-series' modules
 # item passes 5 cycles and 1 operation.  The guest's time limit grows
