@@ -79,6 +79,19 @@ TCG_BOOT_STALL = (["rcu: INFO: rcu_sched detected stalls on CPUs/tasks:",
                    "Stopper: multi_cpu_stop+0x0/0x310 <- __stop_cpus.constprop.0+0xc5/0x120",
                    " multi_cpu_stop+0x143/0x310"])
 
+# the first lines of the stall of 2026-12-07's smp-debug run on the 6.12
+# KASAN kernel: the same boot point, the grace-period kthread's side
+TCG_BOOT_STARVED = ["rcu: INFO: rcu_sched detected stalls on CPUs/tasks:",
+                    "rcu: \t(detected by 0, t=6502 jiffies, g=565, q=140795 ncpus=2)",
+                    "rcu: All QSes seen, last rcu_sched kthread activity 6502 (4294900381-4294893879), "
+                    "jiffies_till_next_fqs=1, root ->qsmask 0x0",
+                    "rcu: rcu_sched kthread starved for 6502 jiffies! g565 f0x2 RCU_GP_WAIT_FQS(5) "
+                    "->state=0x0 ->cpu=0",
+                    "rcu: RCU grace-period kthread stack dump:",
+                    " rcu_gp_fqs_loop+0x1c0/0xa00",
+                    "CPU: 0 UID: 0 PID: 1 Comm: swapper/0 Not tainted 6.12.117+ #1",
+                    " really_probe+0x1d0/0x830"]
+
 
 class Known(unittest.TestCase):
     def test_known_report_is_todo(self):
@@ -104,6 +117,27 @@ class Known(unittest.TestCase):
         self.assertEqual(rc, 0)
         self.assertIn("refined TSC", reports[0]["known"])
         self.assertIn("# TODO x86_64 debug kernel under QEMU TCG", out)
+
+    def test_boot_stall_starved_kthread_is_todo(self):
+        """the same TCG boot stall reported as the grace-period kthread starved, all QSes seen, is known"""
+        rc, out, reports = scan(TCG_BOOT_STARVED, ["CONFIG_PROVE_RCU=y"])
+        self.assertEqual(rc, 0)
+        self.assertIn("kthread starved", reports[0]["known"])
+        self.assertIn("# TODO x86_64 debug kernel under QEMU TCG", out)
+
+    def test_starved_kthread_with_a_cpu_holding_the_grace_period_fails(self):
+        """a starved grace-period kthread while a CPU still holds the grace period is not known"""
+        held = [line.replace("All QSes seen", "rcu: \t1-...!: (0 ticks this GP)") for line in TCG_BOOT_STARVED]
+        rc, out, _ = scan(held, ["CONFIG_PROVE_RCU=y"])
+        self.assertEqual(rc, 1)
+        self.assertNotIn("# TODO", out)
+
+    def test_starved_kthread_after_boot_fails(self):
+        """the starved-kthread stall once the kernel started init is not known"""
+        rc, out, _ = scan(["Freeing unused kernel image (initmem) memory: 3120K"] + TCG_BOOT_STARVED,
+                          ["CONFIG_PROVE_RCU=y"])
+        self.assertEqual(rc, 1)
+        self.assertNotIn("# TODO", out)
 
     def test_boot_stall_pattern_after_boot_still_fails(self):
         """the same stall once the kernel started init (a test's stop_machine()) is not known"""
