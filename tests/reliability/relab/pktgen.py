@@ -48,10 +48,13 @@ def remove_devices(thread, timeout=10.0):
         return
     pgset(thread, "rem_device_all")
     deadline = time.monotonic() + timeout
-    while thread_devices(thread):
+    while True:
+        left = thread_devices(thread)
+        if not left:
+            return
         if time.monotonic() > deadline:
             raise RuntimeError("pktgen %s: devices %s still there %gs after rem_device_all" %
-                               (thread, " ".join(thread_devices(thread)), timeout))
+                               (thread, " ".join(left), timeout))
         time.sleep(0.02)
 
 
