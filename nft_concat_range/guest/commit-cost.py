@@ -36,6 +36,12 @@ garbage collection scan, which it runs at most once a second, and every
 kernel counts the same work.  "marks" in the JSON line says how many reads
 that N made.
 
+With --gc-interval S, the set is created by nft with "gc-interval S"
+(nftlab's set add has no such option): a commit runs the set's garbage
+collection only once S seconds have passed since the set was created, so
+with S longer than the run (t0.py commit --gc-interval) no counted
+transaction runs it, the commits that come in between collections.
+
 Run as root in a network namespace of its own, with --nftlab the binary.
 """
 import argparse
@@ -129,13 +135,26 @@ def marked(mark, binary, *args):
     return dt, 2
 
 
-def one_size(binary, n, reps, mark=None, stream_k=0):
+def create_gc_set(gc_interval):
+    """Table inet ccost and its set s, created by nft: the set's gc-interval
+    is GC_INTERVAL seconds."""
+    subprocess.run(["nft", "-f", "-"], check=True, text=True, input=(
+        "table inet ccost {\n"
+        "  set s { type ipv4_addr; flags interval,timeout; gc-interval %ds; }\n"
+        "}\n" % gc_interval))
+
+
+def one_size(binary, n, reps, mark=None, stream_k=0, gc_interval=None):
     subprocess.run(["nft", "delete", "table", "inet", "ccost"], stderr=subprocess.DEVNULL)
     time.sleep(1)
     before = meminfo()
-    script = "\n".join([
-        "table add inet ccost",
-        "set add inet ccost s --type ipv4_addr --flags interval,timeout",
+    if gc_interval:
+        create_gc_set(gc_interval)
+        head = []
+    else:
+        head = ["table add inet ccost",
+                "set add inet ccost s --type ipv4_addr --flags interval,timeout"]
+    script = "\n".join(head + [
         # N adjacent ranges of 2 addresses from 10.0.0.6 up (nftlab gen)
         "element add inet ccost s --gen addr4 --count %d --range-size 1" % n,
         ""])
@@ -173,9 +192,11 @@ def main(argv=None):
     ap.add_argument("--stream", type=int, default=0, metavar="K",
                     help="then two streams of K back-to-back commits through nft -i, memory sampled")
     ap.add_argument("--mark", metavar="PATH", help="read PATH around each counted transaction (t0.py commit)")
+    ap.add_argument("--gc-interval", type=int, metavar="S",
+                    help="create the set with nft, gc-interval S seconds (no collection before S have passed)")
     args = ap.parse_args(argv)
     for n in (int(x) for x in args.sizes.split(",")):
-        print(json.dumps(one_size(args.nftlab, n, args.reps, args.mark, args.stream)))
+        print(json.dumps(one_size(args.nftlab, n, args.reps, args.mark, args.stream, args.gc_interval)))
         sys.stdout.flush()
     return 0
 

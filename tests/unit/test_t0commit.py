@@ -160,6 +160,53 @@ class Commit(unittest.TestCase):
         posting = open(os.path.join(t0dir, "commit-posting.txt")).read()
         self.assertNotIn("/k/", posting)
 
+    def test_gc_interval_is_said(self):
+        """render(): a run with --gc-interval says that no transaction ran the collection; one without does not"""
+        kernels = self.results()
+        funcs = t0commit.func_diffs(kernels)
+        for bs in kernels.values():
+            for txs in bs:
+                for t in txs:
+                    del t["funcs"]
+        for gc in (None, 3600):
+            t0dir = os.path.join(self.tmp.name, "t0-%s" % gc)
+            os.makedirs(t0dir)
+            run = dict(base_version="b", cpu="cpu", date="d", reps=2, rounds=2, mitigation="retpoline",
+                       kdirs={"base": "/k/b", "new": "/k/n"}, stamps={"base": "s", "new": "t"})
+            if gc:
+                run["gc_interval"] = gc
+            with open(os.path.join(t0dir, "commit.json"), "w") as f:
+                json.dump({"kernels": kernels, "funcs": funcs, "run": run}, f)
+            with contextlib.redirect_stdout(io.StringIO()):
+                self.assertEqual(t0commit.render(t0dir), 0)
+            md = open(os.path.join(t0dir, "commit.md")).read()
+            posting = open(os.path.join(t0dir, "commit-posting.txt")).read()
+            said = "no garbage collection in the transactions (gc-interval 3600 s)"
+            self.assertEqual(said in posting, bool(gc), posting)
+            self.assertEqual("gc-interval is 3600 s" in md, bool(gc), md)
+            self.assertTrue(all(len(line) <= 75 for line in posting.splitlines()), posting)
+
+    def test_report_has_a_column_per_kernel(self):
+        """render(): with three kernels, each function has a column for each kernel less the first"""
+        kernels = self.results()
+        kernels = {"base": kernels["base"], "mid": kernels["new"], "new": kernels["new"]}
+        funcs = t0commit.func_diffs(kernels)
+        for bs in kernels.values():
+            for txs in bs:
+                for t in txs:
+                    t.pop("funcs", None)
+        t0dir = os.path.join(self.tmp.name, "t0-three")
+        os.makedirs(t0dir)
+        run = dict(base_version="b", cpu="cpu", date="d", reps=2, rounds=2, mitigation="retpoline",
+                   kdirs={lb: "/k/" + lb for lb in kernels}, stamps={lb: "s" for lb in kernels})
+        with open(os.path.join(t0dir, "commit.json"), "w") as f:
+            json.dump({"kernels": kernels, "funcs": funcs, "run": run}, f)
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(t0commit.render(t0dir), 0)
+        md = open(os.path.join(t0dir, "commit.md")).read()
+        self.assertIn("         mid         new\n", md)
+        self.assertIn("   +150000.2   +150000.2  key_store", md)
+
     def test_posting_kernels(self):
         """the posting's table: the last two kernels, or the two the run chose"""
         kernels = self.results()

@@ -130,6 +130,10 @@ def main(argv=None):
     m.add_argument("--rounds", type=int, default=2, help="boots per kernel (2: a count is exact when both agree)")
     m.add_argument("--mitigation", default="retpoline", help="the kernels' spectre_v2= (default retpoline)")
     m.add_argument("--nft", default="host", help="the guest's nft, as for run")
+    m.add_argument("--gc-interval", type=int, metavar="S",
+                   help="the set's gc-interval in seconds, longer than the run: the transactions then run no"
+                        " garbage collection (default: the set's default of a second, and each transaction"
+                        " comes a second after the last, so that every one runs it)")
     m.add_argument("--render", action="store_true", help="write the report again from RESULTS/t0/commit.json")
     m.add_argument("--posting", metavar="FIRST,LAST",
                    help="the two kernels of the posting's table (default: the last two); kept in"

@@ -61,8 +61,9 @@ def boot(rawdir, label, kdir, plugin, rnd, args):
     symf, funcf = os.path.join(bdir, "syms.txt"), os.path.join(bdir, "funcs.txt")
     write(symf, "".join("%s %x %x %s\n" % s for s in kernel_symbols(vmlinux, nm_text, COMMITS)))
     write(funcf, "".join("%x %x %s\n" % f for f in parse_functions(nm_text)))
-    guest = ("ip netns add ccost && ip netns exec ccost python3 %s --nftlab %s --sizes %s --reps %d --mark %s"
-             " > $NFTLAB_RESULTS/cost.jsonl" % (GUEST, lab.NFTLAB, args.sizes, args.reps, MARK))
+    gc = " --gc-interval %d" % args.gc_interval if args.gc_interval else ""
+    guest = ("ip netns add ccost && ip netns exec ccost python3 %s --nftlab %s --sizes %s --reps %d --mark %s%s"
+             " > $NFTLAB_RESULTS/cost.jsonl" % (GUEST, lab.NFTLAB, args.sizes, args.reps, MARK, gc))
     cmd = lab.lab_run(args.base, "x86_64", kdir, bdir, 1800, ["bash", "-c", guest],
                       append="spectre_v2=%s nokaslr" % args.mitigation,
                       qemu_args=("-icount", "shift=0,sleep=off", "-plugin",
@@ -254,6 +255,11 @@ def render(t0dir):
                                                                                            run["rounds"]),
             "(clear_page*(), clear_highpage*()) is left out: TCG counts each byte its rep stosb",
             "clears as an instruction; the last table gives it per kernel."]
+    # runs stored before --gc-interval existed ran the collection in each
+    gc = run.get("gc_interval")
+    if gc:
+        head += ["The set's gc-interval is %d s, longer than the run: no transaction ran the set's" % gc,
+                 "garbage collection, as a commit less than a gc interval after the last one."]
     text = ["# t0.py commit: instructions per transaction", "",
             "base: %s; cpu: %s; date %s" % (run["base_version"], run["cpu"], run["date"]), ""]
     text += ["| kernel | directory | stamp |", "|---|---|---|"]
@@ -264,10 +270,18 @@ def render(t0dir):
     if len(labels) > 1:
         first, last = labels[0], labels[-1]
         text += ["", "## Where the difference goes (%s less %s, median per transaction)" % (last, first)]
+        # with more than two kernels, a column for each one less the first
+        cols = labels[1:] if len(labels) > 2 else [last]
+        if len(cols) > 1:
+            text += ["", "The functions that differ most between %s and %s; a column for each kernel less %s."
+                     % (first, last, first)]
         for kind, n in by_size(summ):
             med = results["funcs"]["%s %d" % (kind, n)]
             text += ["", "%s, %s intervals:" % (KINDS[kind][1], "{:,}".format(n))]
-            text += (["  %+10.1f  %s" % (med[last][f] - med[first][f], f) for f in med[first]]
+            if len(cols) > 1 and med[first]:
+                text.append("  %s" % "  ".join("%10s" % lb for lb in cols))
+            text += (["  %s  %s" % ("  ".join("%+10.1f" % (med[lb][f] - med[first][f]) for lb in cols), f)
+                      for f in med[first]]
                      or ["  no function differs"])
     text += ["", "## Page clearing left out (median per transaction, bytes cleared + a few)", ""]
     text += ["  %-9s %-20s %s" % ("intervals", "transaction", "  ".join("%12s" % lb for lb in labels))]
@@ -280,7 +294,10 @@ def render(t0dir):
     posting = ["  kernel instructions per transaction on a set of N IPv4 intervals,",
                "  page clearing left out (TCG counts its rep stosb per byte);",
                "  median of %d (%d boots); QEMU TCG, x86_64, spectre_v2=%s"
-               % (run["reps"] * run["rounds"], run["rounds"], run["mitigation"]), ""]
+               % (run["reps"] * run["rounds"], run["rounds"], run["mitigation"])]
+    if gc:
+        posting.append("  no garbage collection in the transactions (gc-interval %d s)" % gc)
+    posting.append("")
     write(os.path.join(t0dir, "commit-posting.txt"), "\n".join(posting + posting_table(results)) + "\n")
     print("\n".join(text))
     return 0
@@ -324,6 +341,7 @@ def main(args):
     results["run"] = dict(base=args.base, base_version=t0run.base_version(kernels), cpu=cpu_model(),
                           date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), sizes=args.sizes,
                           reps=args.reps, rounds=args.rounds, mitigation=args.mitigation, nft=args.nft,
+                          gc_interval=args.gc_interval,
                           kdirs=kernels, stamps={lb: t0run.kernel_stamp(k) for lb, k in kernels.items()})
     if posting:
         results["run"]["posting"] = posting
