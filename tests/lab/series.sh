@@ -53,6 +53,14 @@ report="$top/build/check/rbtree-keys.tap"
 rc=$?
 tap_forward "rbtree-keys: " "$report"
 tap_result "kernel/checks/rbtree-keys passed on the 7.3 patched series" "$rc"
+# Patch 12 collects expired intervals in the walk that builds the array:
+# a model of its pairing against the scan it replaces, and the same model
+# with a planted bug, which it must find.
+gc_walk_model=$top/kernel/checks/rbtree-gc-walk/model.py
+tap_check "rbtree-gc-walk: the walk collects what the scan collects (model, seed 1)" \
+	python3 "$gc_walk_model" 1
+gc_walk_fault_found() { ! python3 "$gc_walk_model" 1 --fault > /dev/null; }
+tap_check "rbtree-gc-walk: the model finds a planted pairing bug" gc_walk_fault_found
 set_base "$lts"
 
 # The lab knob's name has one owner, kernel/series/force-indirect-sysctl:

@@ -50,7 +50,7 @@ static void random_key(u8 *key, u32 len, u32 alphabet)
 }
 
 /* nft_rbtree_commit()'s loop over the elements in ascending order */
-static u32 build(const struct nft_set *set, struct nft_array *a,
+static u32 build(struct nft_array *a,
 		 const struct elem *e, struct nft_set_ext *ext, u32 n)
 {
 	struct nft_array_interval *iv = a->intervals;
@@ -58,13 +58,13 @@ static u32 build(const struct nft_set *set, struct nft_array *a,
 
 	for (i = 0; i < n; i++) {
 		if (!e[i].end)
-			nft_array_set_from(set, a, num, &ext[i]);
+			iv[num].from = &ext[i];
 		else
-			nft_array_set_to(set, a, num++, &ext[i]);
+			iv[num++].to = &ext[i];
 		if (num >= max)
 			return num;
 		if (i + 1 < n && !e[i].end && !e[i + 1].end && iv[num].from)
-			nft_array_set_to(set, a, num++, &ext[i + 1]);
+			iv[num++].to = &ext[i + 1];
 		if (num >= max)
 			return num;
 	}
@@ -154,8 +154,8 @@ int main(int argc, char **argv)
 		room = short_keys ? rnd() % (max + 1) : max;
 		nft_array_keys_alloc(a, room);
 		iv = a->intervals;
-		a->num_intervals = build(&set, a, e, ext, n);
-		nft_array_keys_finish(a);
+		a->num_intervals = build(a, e, ext, n);
+		nft_array_keys_build(&set, a);
 		if (a->keys_sorted && a->num_intervals > room && wrong++ < 5)
 			printf("# iteration %ld: %u intervals, keys for %u, searched\n",
 			       it, a->num_intervals, room);

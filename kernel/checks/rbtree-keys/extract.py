@@ -4,7 +4,8 @@
 
 Copies, from a 7.3 tree's net/netfilter/nft_set_rbtree.c with series
 patch 7, the array structs and the functions that allocate the array,
-store and check its lookup keys and search it, for check.c to compile in userspace against shim.h.  Exits 4
+store and check its lookup keys and search it, for check.c to compile in
+userspace against shim.h.  Exits 4
 (skip) when the file has no lookup keys (a tree without patch 7)."""
 import sys
 
@@ -24,8 +25,8 @@ FUNCS = ("static int nft_array_lookup_cmp(", "static u32 nft_array_key_words(",
          "static void __nft_array_free(",
          "nft_array_words_store(const struct nft_array *array, void *keys, u32 i,",
          "static noinline void nft_array_key_store_copy(",
-         "static __always_inline void nft_array_key_store(", "static __always_inline void nft_array_set_from(",
-         "static __always_inline void nft_array_set_to(", "static void nft_array_keys_finish(")
+         "static __always_inline void nft_array_key_store(", "static __always_inline bool nft_array_keys_fill(",
+         "static void nft_array_keys_build(")
 
 
 def block(src, start, end):
