@@ -135,52 +135,44 @@ class Commit(unittest.TestCase):
         self.assertEqual(rows[1].split()[-4:], ["+100000", "+100.0", "+50.0", "%"], rows[1])
         self.assertEqual(rows[3].split()[-4:], ["+1000000", "+100.0", "+50.0", "%"], rows[3])
 
+    def rendered(self, name, kernels, **extra):
+        """commit.md and commit-posting.txt as render() writes them in run
+        directory NAME for KERNELS, whose per-function counts go to
+        commit.json's funcs as main() stores them; EXTRA: fields of the run."""
+        funcs = t0commit.func_diffs(kernels)
+        for bs in kernels.values():
+            for txs in bs:
+                for t in txs:
+                    t.pop("funcs", None)
+        run = dict(base_version="linux-source-7.3 7.3.4", cpu="cpu", date="d", reps=2, rounds=2,
+                   mitigation="retpoline", kdirs={lb: "/k/" + lb for lb in kernels},
+                   stamps={lb: "s" for lb in kernels}, **extra)
+        t0dir = os.path.join(self.tmp.name, name)
+        os.makedirs(t0dir)
+        with open(os.path.join(t0dir, "commit.json"), "w") as f:
+            json.dump({"kernels": kernels, "funcs": funcs, "run": run}, f)
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(t0commit.render(t0dir), 0)
+        with open(os.path.join(t0dir, "commit.md")) as md, open(os.path.join(t0dir, "commit-posting.txt")) as p:
+            return md.read(), p.read()
+
     def test_report_lists_the_functions_that_differ(self):
         """render(): commit.md names where the difference goes; commit.json keeps only those functions"""
         kernels = self.results()
         funcs = t0commit.func_diffs(kernels)
         self.assertEqual(funcs["commit 1000"], {"base": {"key_store": 0, "nft_rbtree_commit": 200000.5},
                                                 "new": {"key_store": 150000.25, "nft_rbtree_commit": 150000.25}})
-        t0dir = os.path.join(self.tmp.name, "t0")
-        os.makedirs(t0dir)
-        for bs in kernels.values():
-            for txs in bs:
-                for t in txs:
-                    del t["funcs"]
-        run = dict(base_version="linux-source-7.3 7.3.4", cpu="cpu", date="d", reps=2, rounds=2,
-                   mitigation="retpoline", kdirs={"base": "/k/b", "new": "/k/n"}, stamps={"base": "s", "new": "t"})
-        with open(os.path.join(t0dir, "commit.json"), "w") as f:
-            json.dump({"kernels": kernels, "funcs": funcs, "run": run}, f)
-        with contextlib.redirect_stdout(io.StringIO()):
-            self.assertEqual(t0commit.render(t0dir), 0)
-        md = open(os.path.join(t0dir, "commit.md")).read()
+        md, posting = self.rendered("t0", kernels)
         self.assertIn("  +150000.2  key_store", md)
         self.assertIn("   -50000.2  nft_rbtree_commit", md)
         self.assertIn("Exact (each transaction gave the same count in every boot): all.", md)
-        posting = open(os.path.join(t0dir, "commit-posting.txt")).read()
         self.assertNotIn("/k/", posting)
 
     def test_gc_interval_is_said(self):
         """render(): a run with --gc-interval says that no transaction ran the collection; one without does not"""
-        kernels = self.results()
-        funcs = t0commit.func_diffs(kernels)
-        for bs in kernels.values():
-            for txs in bs:
-                for t in txs:
-                    del t["funcs"]
         for gc in (None, 3600):
-            t0dir = os.path.join(self.tmp.name, "t0-%s" % gc)
-            os.makedirs(t0dir)
-            run = dict(base_version="b", cpu="cpu", date="d", reps=2, rounds=2, mitigation="retpoline",
-                       kdirs={"base": "/k/b", "new": "/k/n"}, stamps={"base": "s", "new": "t"})
-            if gc:
-                run["gc_interval"] = gc
-            with open(os.path.join(t0dir, "commit.json"), "w") as f:
-                json.dump({"kernels": kernels, "funcs": funcs, "run": run}, f)
-            with contextlib.redirect_stdout(io.StringIO()):
-                self.assertEqual(t0commit.render(t0dir), 0)
-            md = open(os.path.join(t0dir, "commit.md")).read()
-            posting = open(os.path.join(t0dir, "commit-posting.txt")).read()
+            extra = {"gc_interval": gc} if gc else {}
+            md, posting = self.rendered("t0-%s" % gc, self.results(), **extra)
             said = "no garbage collection in the transactions (gc-interval 3600 s)"
             self.assertEqual(said in posting, bool(gc), posting)
             self.assertEqual("gc-interval is 3600 s" in md, bool(gc), md)
@@ -190,20 +182,7 @@ class Commit(unittest.TestCase):
         """render(): with three kernels, each function has a column for each kernel less the first"""
         kernels = self.results()
         kernels = {"base": kernels["base"], "mid": kernels["new"], "new": kernels["new"]}
-        funcs = t0commit.func_diffs(kernels)
-        for bs in kernels.values():
-            for txs in bs:
-                for t in txs:
-                    t.pop("funcs", None)
-        t0dir = os.path.join(self.tmp.name, "t0-three")
-        os.makedirs(t0dir)
-        run = dict(base_version="b", cpu="cpu", date="d", reps=2, rounds=2, mitigation="retpoline",
-                   kdirs={lb: "/k/" + lb for lb in kernels}, stamps={lb: "s" for lb in kernels})
-        with open(os.path.join(t0dir, "commit.json"), "w") as f:
-            json.dump({"kernels": kernels, "funcs": funcs, "run": run}, f)
-        with contextlib.redirect_stdout(io.StringIO()):
-            self.assertEqual(t0commit.render(t0dir), 0)
-        md = open(os.path.join(t0dir, "commit.md")).read()
+        md, _ = self.rendered("t0-three", kernels)
         self.assertIn("         mid         new\n", md)
         self.assertIn("   +150000.2   +150000.2  key_store", md)
 
